@@ -1,0 +1,75 @@
+"""Skull King table companion: the app factory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def resource_dir(name: str) -> str:
+    """Where `templates` or `static` is: inside an installed package, else beside it."""
+    installed = PACKAGE_DIR / name
+    if installed.is_dir():
+        return str(installed)
+    return str(PACKAGE_DIR.parent / name)
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Create the app: config from the instance folder, then the environment, then tests."""
+    app = Flask(
+        __name__,
+        instance_path=_instance_path_from_environment(),
+        instance_relative_config=True,
+        template_folder=resource_dir("templates"),
+        static_folder=resource_dir("static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SECRET_KEY=None,
+        SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        BABEL_DEFAULT_LOCALE="en",
+        LANGUAGES=("en", "de", "fr", "it"),
+        MAX_CONTENT_LENGTH=1024 * 1024,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        if os.environ.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+
+    from . import extensions, models, views  # noqa: F401  (models register their tables)
+
+    extensions.init_app(app)
+    views.init_app(app)
+    return app
+
+
+def _instance_path_from_environment() -> str | None:
+    path = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    return os.path.abspath(path) if path else None
+
+
+def instance_secret(instance: Path) -> str:
+    """A secret key kept in the instance folder, made on first start, so sessions survive restarts."""
+    path = instance / "secret_key"
+    if not path.exists():
+        import secrets
+
+        # Exclusive create: with several workers starting at once, only one writes it.
+        try:
+            with open(path, "x", encoding="ascii") as handle:
+                handle.write(secrets.token_hex(32))
+            path.chmod(0o600)
+        except FileExistsError:
+            pass
+    return path.read_text(encoding="ascii").strip()

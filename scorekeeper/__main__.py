@@ -1,0 +1,5 @@
+"""Run the command line as `python -m scorekeeper`."""
+
+from .cli import main
+
+main()

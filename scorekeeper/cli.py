@@ -1,0 +1,92 @@
+"""The `scorekeeper` command: score a pad file, or serve the app to a table."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+
+import click
+
+from .pad import PadError, score_pad
+
+
+@click.group()
+def main() -> None:
+    """Skull King table companion."""
+
+
+@main.command()
+@click.argument("file", type=click.File("rb"))
+def score(file) -> None:  # noqa: ANN001
+    """Score a pad file (- reads standard input) and print the completed pad."""
+    try:
+        completed = score_pad(file.read())
+    except PadError as error:
+        for message in error.messages():
+            click.echo(message, err=True)
+        sys.exit(1)
+    click.echo(json.dumps(completed, indent=2, ensure_ascii=False))
+
+
+def local_address() -> str:
+    """This machine's address on the local network, for the other phones."""
+    # A UDP "connect" sends nothing; it only asks the kernel which interface
+    # would route there. 192.0.2.1 is a documentation address.
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = probe.getsockname()[0]
+            if not address.startswith("0."):
+                return address
+    except OSError:
+        pass
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
+
+
+def qr_text(url: str) -> str:
+    """The URL as a QR code drawn with block characters, for the terminal."""
+    import io
+
+    import qrcode
+
+    code = qrcode.QRCode(border=2)
+    code.add_data(url)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+@main.command()
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Interface to listen on; the default lets phones on the network join.")
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--threads", default=16, show_default=True, type=int)
+def serve(host: str, port: int, threads: int) -> None:
+    """Start the app for a table and show the address phones should open."""
+    from flask_migrate import upgrade
+    from waitress import create_server
+
+    from . import create_app
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    server = create_server(app, host=host, port=port, threads=threads)
+    bound_port = server.effective_port
+    shown = local_address() if host in ("0.0.0.0", "") else host
+    url = f"http://{shown}:{bound_port}/"
+    click.echo(f"Skull King scorekeeper is ready. Phones on this network open:\n\n  {url}\n")
+    click.echo(qr_text(url))
+    click.echo("Press Ctrl+C to stop.", err=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Flask extensions, created once and bound to each app by the factory."""
+
+from __future__ import annotations
+
+from flask import Flask, request, session
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+from . import PACKAGE_DIR
+
+
+class Base(DeclarativeBase):
+    """Base class of the models."""
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate(directory=str(PACKAGE_DIR / "migrations"), render_as_batch=True)
+babel = Babel()
+csrf = CSRFProtect()
+
+
+def select_locale() -> str | None:
+    """The language the player picked, else the browser's best match."""
+    from flask import current_app
+
+    languages = current_app.config["LANGUAGES"]
+    chosen = session.get("language")
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages)
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN001
+    # WAL with synchronous=NORMAL survives a killed process; busy_timeout lets
+    # concurrent writers wait for the lock instead of failing at once.
+    module = type(dbapi_connection).__module__
+    if not module.startswith("sqlite3"):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def init_app(app: Flask) -> None:
+    """Bind every extension to `app`."""
+    db.init_app(app)
+    migrate.init_app(app, db)
+    babel.init_app(
+        app,
+        locale_selector=select_locale,
+        default_translation_directories=str(PACKAGE_DIR / "translations"),
+    )
+    csrf.init_app(app)

@@ -1,0 +1,24 @@
+"""gunicorn settings for hosted use (see Procfile); environment variables tune them."""
+
+from __future__ import annotations
+
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Phones on a weak connection hold a request open for a while; don't kill them early.
+timeout = 60
+keepalive = 5
+accesslog = None
+
+
+def on_starting(server) -> None:  # noqa: ANN001
+    """Bring the database schema up to date once, before any worker starts."""
+    from flask_migrate import upgrade
+
+    from scorekeeper import create_app
+
+    with create_app().app_context():
+        upgrade()

@@ -1,0 +1,577 @@
+"""The Skull King rules: cards per hand, scoring and validation for every ruleset.
+
+Pure Python on purpose: plain values in, plain values out, no web framework or
+database, so the same rules serve the web app, the pad file and the command line.
+
+Problems are returned as `Problem` values holding an English template and its
+parameters; the web layer translates the template, the command line prints it as is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping, Sequence
+
+
+def N_(text: str) -> str:
+    """Mark a message for translation without translating it here."""
+    return text
+
+
+RULESETS = ("classic", "doubloons", "modern")
+SCORINGS = ("standard", "rascal")
+SHOTS = ("grapeshot", "cannonball")
+WAGERS = (0, 10, 20)
+LOOT_CARDS = 2
+
+ROUND_STRUCTURES: dict[str, tuple[int, ...]] = {
+    "standard": tuple(range(1, 11)),
+    "even-keeled": (2, 4, 6, 8, 10),
+    "skip-to-the-brawl": (6, 7, 8, 9, 10),
+    "swift-n-salty": (5,) * 5,
+    "broadside-barrage": (10,) * 10,
+    "whirlpool": (9, 7, 5, 3, 1),
+    "past-your-bedtime": (1,),
+}
+
+PIRATES_BY_SKULL_KING = "pirates_by_skull_king"
+SKULL_KING_BY_MERMAID = "skull_king_by_mermaid"
+MERMAIDS_BY_PIRATE = "mermaids_by_pirate"
+STANDARD_FOURTEENS = "standard_fourteens"
+BLACK_FOURTEEN = "black_fourteen"
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """What one ruleset's deck holds and what its captures are worth."""
+
+    name: str
+    min_players: int
+    max_players: int
+    deck_size: int
+    pirates: int
+    mermaids: int
+    bonus_values: Mapping[str, int]
+
+
+SPECS: dict[str, RulesetSpec] = {
+    "classic": RulesetSpec(
+        "classic", 2, 6, 66, pirates=6, mermaids=2,
+        bonus_values={PIRATES_BY_SKULL_KING: 30, SKULL_KING_BY_MERMAID: 50},
+    ),
+    # The tactile rules text gives "66 coins" but lists shapes valued 0-9; we
+    # follow the stated total, which is also what ten hands for six players need.
+    "doubloons": RulesetSpec(
+        "doubloons", 2, 6, 66, pirates=3, mermaids=1,
+        bonus_values={PIRATES_BY_SKULL_KING: 30, SKULL_KING_BY_MERMAID: 50},
+    ),
+    # The base deck of 70 sets the cap on cards per hand even with advanced cards.
+    "modern": RulesetSpec(
+        "modern", 2, 8, 70, pirates=6, mermaids=2,
+        bonus_values={
+            STANDARD_FOURTEENS: 10,
+            BLACK_FOURTEEN: 20,
+            MERMAIDS_BY_PIRATE: 20,
+            PIRATES_BY_SKULL_KING: 30,
+            SKULL_KING_BY_MERMAID: 40,
+        },
+    ),
+}
+
+LOOT_BONUS = 20
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options a table chose at the start; all but the defaults are modern only."""
+
+    scoring: str = "standard"
+    cannonball: bool = False
+    rounds: str | tuple[int, ...] = "standard"
+    advanced_cards: bool = False
+    rascal_wagers: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who plays, in seat order (the first deals first), under which rules."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    options: Options = Options()
+
+    @property
+    def spec(self) -> RulesetSpec:
+        return SPECS[self.ruleset]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's line in one hand; `tricks` is None while the hand is played."""
+
+    player: str
+    bid: int | None
+    tricks: int | None = None
+    bonuses: Mapping[str, int] = field(default_factory=dict)
+    loot_with: tuple[str, ...] = ()
+    wager: int | None = None
+    shot: str | None = None
+    bid_changed_from: int | None = None
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand: the cards dealt to each player, the entries, tricks nobody won."""
+
+    cards: int
+    entries: tuple[Entry, ...]
+    lost_tricks: int = 0
+
+    @property
+    def finished(self) -> bool:
+        """True when every entry has its tricks."""
+        return all(e.tricks is not None for e in self.entries)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a table, hand or entry cannot be: an English template and its values.
+
+    `hand` is the hand number (None for the table); `players` are the players
+    concerned, so screens can show the problem next to them.
+    """
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    hand: int | None = None
+    players: tuple[str, ...] = ()
+
+    def message(
+        self,
+        translate: Callable[[str], str] = lambda s: s,
+        join: Callable[[Sequence[str]], str] | None = None,
+    ) -> str:
+        """The plain sentence, starting with the hand, the players' names joined."""
+        join = join or join_names
+        values = dict(self.params)
+        values.setdefault("names", join(self.players))
+        text = translate(self.template) % values
+        if self.hand is None:
+            return text
+        if self.template.startswith("%(names)s: "):
+            # "Hand 4, Ben: …" reads better than "Hand 4: Ben: …".
+            return translate(N_("Hand %(number)d, %(text)s")) % {"number": self.hand, "text": text}
+        return translate(N_("Hand %(number)d: %(text)s")) % {"number": self.hand, "text": text}
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Join names as in an English sentence: "Ann", "Ann and Ben", "Ann, Ben and Cara"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- cards per hand ---------------------------------------------------------------
+
+
+def max_cards(ruleset: str, player_count: int) -> int:
+    """Most cards each player can be dealt: the deck shared out evenly."""
+    return SPECS[ruleset].deck_size // max(player_count, 1)
+
+
+def cards_per_hand(table: Table) -> tuple[int, ...]:
+    """Cards dealt in each hand of the game, before any host override."""
+    rounds = table.options.rounds
+    planned = rounds if isinstance(rounds, tuple) else ROUND_STRUCTURES[rounds]
+    cap = max_cards(table.ruleset, len(table.players))
+    return tuple(min(n, cap) for n in planned)
+
+
+def dealer_index(table: Table, hand_number: int) -> int:
+    """Seat of the dealer of hand `hand_number` (1-based); the deal moves left."""
+    return (hand_number - 1) % len(table.players)
+
+
+def leader_index(table: Table, hand_number: int) -> int:
+    """Seat of the player who leads the first trick: left of the dealer."""
+    return hand_number % len(table.players)
+
+
+# --- scoring ------------------------------------------------------------------------
+
+
+def capture_bonus(table: Table, entry: Entry) -> int:
+    """Points the entry's captured cards are worth if the bid is made."""
+    values = table.spec.bonus_values
+    return sum(values.get(kind, 0) * count for kind, count in entry.bonuses.items())
+
+
+def _bid_points(table: Table, cards: int, entry: Entry, made: bool) -> int:
+    bid, tricks = entry.bid or 0, entry.tricks or 0
+    bonus = capture_bonus(table, entry)
+    if table.ruleset == "modern" and table.options.scoring == "rascal":
+        stake = 10 * cards
+        if entry.shot == "cannonball":
+            return 15 * cards + bonus if made else 0
+        miss = abs(tricks - bid)
+        if miss == 0:
+            return stake + bonus
+        if miss == 1:
+            return (stake + bonus) // 2
+        return 0
+    if bid == 0:
+        return 10 * cards + bonus if made else -10 * cards
+    return 20 * bid + bonus if made else -10 * abs(tricks - bid)
+
+
+def score_hand(table: Table, hand: Hand) -> dict[str, int]:
+    """Points of each player for a finished, valid hand."""
+    made = {e.player: e.tricks == e.bid for e in hand.entries}
+    points: dict[str, int] = {}
+    for entry in hand.entries:
+        total = _bid_points(table, hand.cards, entry, made[entry.player])
+        total += sum(
+            LOOT_BONUS for partner in entry.loot_with if made[entry.player] and made.get(partner)
+        )
+        if entry.wager:
+            total += entry.wager if made[entry.player] else -entry.wager
+        points[entry.player] = total
+    return points
+
+
+def provisional_points(table: Table, hand: Hand) -> dict[str, int]:
+    """Points each player would score if the hand ended now (tricks so far, or 0)."""
+    so_far = Hand(
+        cards=hand.cards,
+        lost_tricks=hand.lost_tricks,
+        entries=tuple(
+            Entry(
+                player=e.player,
+                bid=e.bid or 0,
+                tricks=e.tricks or 0,
+                bonuses=e.bonuses,
+                loot_with=e.loot_with,
+                wager=e.wager,
+                shot=e.shot,
+                bid_changed_from=e.bid_changed_from,
+            )
+            for e in hand.entries
+        ),
+    )
+    return score_hand(table, so_far)
+
+
+def running_totals(table: Table, hands: Iterable[Hand]) -> list[dict[str, int]]:
+    """Each player's total after each finished hand, in order."""
+    totals = dict.fromkeys(table.players, 0)
+    result = []
+    for hand in hands:
+        if not hand.finished:
+            break
+        for player, points in score_hand(table, hand).items():
+            totals[player] += points
+        result.append(dict(totals))
+    return result
+
+
+# --- validation ---------------------------------------------------------------------
+
+
+def validate_table(table: Table) -> list[Problem]:
+    """Every problem with the players, ruleset and options, all at once."""
+    problems: list[Problem] = []
+    if table.ruleset not in SPECS:
+        return [Problem(N_("The ruleset must be classic, doubloons or modern, not “%(ruleset)s”."),
+                        {"ruleset": table.ruleset})]
+    spec = table.spec
+    count = len(table.players)
+    if not spec.min_players <= count <= spec.max_players:
+        problems.append(Problem(
+            N_("The %(ruleset)s rules are for %(low)d to %(high)d players, not %(count)d."),
+            {"ruleset": table.ruleset, "low": spec.min_players, "high": spec.max_players,
+             "count": count}))
+    if any(not name.strip() for name in table.players):
+        problems.append(Problem(N_("Every player needs a name.")))
+    repeated = sorted(name for name, n in Counter(table.players).items() if n > 1 and name.strip())
+    if repeated:
+        problems.append(Problem(
+            N_("%(names)s: each player needs a different name."), players=tuple(repeated)))
+    options = table.options
+    if table.ruleset != "modern" and options != Options(rounds=options.rounds):
+        problems.append(Problem(
+            N_("Rascal's scoring, cannonball, advanced cards and wagers are options of the modern rules only.")))
+    if table.ruleset != "modern" and options.rounds != "standard":
+        problems.append(Problem(N_("Round structures are an option of the modern rules only.")))
+    if options.scoring not in SCORINGS:
+        problems.append(Problem(N_("Scoring must be standard or rascal, not “%(scoring)s”."),
+                                {"scoring": options.scoring}))
+    if options.cannonball and options.scoring != "rascal":
+        problems.append(Problem(N_("Cannonball goes with Rascal's scoring only.")))
+    if isinstance(options.rounds, tuple):
+        cap = max_cards(table.ruleset, count) if count else 0
+        if not options.rounds:
+            problems.append(Problem(N_("A game needs at least one hand.")))
+        for number, cards in enumerate(options.rounds, start=1):
+            if not 1 <= cards <= cap:
+                problems.append(_cards_problem(number, cards, count, cap))
+    elif options.rounds not in ROUND_STRUCTURES:
+        problems.append(Problem(N_("There is no round structure called “%(rounds)s”."),
+                                {"rounds": options.rounds}))
+    return problems
+
+
+def _cards_problem(number: int, cards: int, count: int, cap: int) -> Problem:
+    return Problem(
+        N_("%(cards)d cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
+        {"cards": cards, "count": count, "cap": cap}, hand=number)
+
+
+def lost_tricks_allowed(table: Table) -> bool:
+    """Whether a hand may have tricks nobody won (Kraken, White Whale, the ghost)."""
+    modern_advanced = table.ruleset == "modern" and table.options.advanced_cards
+    return modern_advanced or len(table.players) == 2
+
+
+def validate_hand(table: Table, number: int, hand: Hand) -> list[Problem]:
+    """Every problem with hand `number`, all at once; an empty list means valid.
+
+    A hand still being played (some tricks not given) is checked as far as it goes.
+    """
+    checker = _HandChecker(table, number, hand)
+    checker.run()
+    return checker.problems
+
+
+class _HandChecker:
+    """Collects the problems of one hand; one method per rule family."""
+
+    def __init__(self, table: Table, number: int, hand: Hand):
+        self.table, self.number, self.hand = table, number, hand
+        self.spec = table.spec
+        self.modern = table.ruleset == "modern"
+        self.problems: list[Problem] = []
+        self.entries = [e for e in hand.entries if e.player in table.players]
+
+    def add(self, template: str, players: Iterable[str] = (), **params: object) -> None:
+        self.problems.append(Problem(template, params, self.number, tuple(players)))
+
+    def run(self) -> None:
+        self.check_cards()
+        self.check_players()
+        for entry in self.entries:
+            self.check_counts(entry)
+        self.check_trick_sum()
+        self.check_captures()
+        self.check_skull_king()
+        self.check_deck_limits()
+        self.check_loot()
+        self.check_pirate_abilities()
+
+    def check_cards(self) -> None:
+        count = len(self.table.players)
+        cap = max_cards(self.table.ruleset, count)
+        if not 1 <= self.hand.cards <= cap:
+            self.problems.append(_cards_problem(self.number, self.hand.cards, count, cap))
+        lost = self.hand.lost_tricks
+        if lost and not lost_tricks_allowed(self.table):
+            self.add(N_("tricks nobody won happen only with the Kraken or White Whale "
+                        "(modern rules with advanced cards) or the ghost of a two-player game."))
+        if lost < 0 or lost > self.hand.cards:
+            self.add(N_("%(lost)d tricks nobody won is impossible with %(cards)d cards."),
+                     lost=lost, cards=self.hand.cards)
+
+    def check_players(self) -> None:
+        seen = Counter(e.player for e in self.hand.entries)
+        strangers = [p for p in seen if p not in self.table.players]
+        if strangers:
+            self.add(N_("not playing in this game: %(names)s."), strangers)
+        twice = [p for p, n in seen.items() if n > 1 and p in self.table.players]
+        if twice:
+            self.add(N_("more than one line for %(names)s — one each."), twice)
+        missing = [p for p in self.table.players if p not in seen]
+        if missing:
+            self.add(N_("no line for %(names)s — every player needs one."), missing)
+
+    def check_counts(self, entry: Entry) -> None:
+        cards, who = self.hand.cards, entry.player
+        for label, value in ((N_("bid"), entry.bid), (N_("tricks won"), entry.tricks)):
+            if value is not None and value < 0:
+                self.add(N_("%(names)s: %(what)s cannot be below 0."), [who], what=label)
+            elif value is not None and value > cards:
+                self.add(N_("%(names)s: %(what)s %(value)d is more than the %(cards)d cards dealt."),
+                         [who], what=label, value=value, cards=cards)
+        if entry.bid is None:
+            self.add(N_("%(names)s has no bid."), [who])
+        for kind, value in entry.bonuses.items():
+            if kind not in self.spec.bonus_values:
+                self.add(N_("%(names)s: “%(kind)s” is not a bonus of the %(ruleset)s rules."),
+                         [who], kind=kind, ruleset=self.table.ruleset)
+            elif value < 0:
+                self.add(N_("%(names)s: a count of captured cards cannot be below 0."), [who])
+
+    def check_trick_sum(self) -> None:
+        given = [e for e in self.entries if e.tricks is not None and e.tricks >= 0]
+        lost = self.hand.lost_tricks
+        target = self.hand.cards - lost
+        total = sum(e.tricks or 0 for e in given)
+        # The breakdown names everyone, since any of them may have miscounted.
+        who = tuple(e.player for e in given)
+        breakdown = ", ".join(f"{e.player} {e.tricks}" for e in given)
+        finished = len(given) == len(self.entries) and self.hand.finished
+        if finished and total != target:
+            if lost:
+                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but with %(cards)d "
+                            "cards and %(lost)d tricks nobody won they must add up to %(target)d."),
+                         who, total=total, breakdown=breakdown, cards=self.hand.cards, lost=lost,
+                         target=target)
+            else:
+                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but %(cards)d cards "
+                            "were dealt, so they must add up to %(cards)d."),
+                         who, total=total, breakdown=breakdown, cards=self.hand.cards)
+        elif not finished and total > target:
+            self.add(N_("the tricks won so far add up to %(total)d (%(breakdown)s), more than the "
+                        "%(target)d tricks of this hand."),
+                     who, total=total, breakdown=breakdown, target=target)
+
+    def captured(self, entry: Entry) -> int:
+        return sum(max(v, 0) for k, v in entry.bonuses.items() if k in self.spec.bonus_values)
+
+    def check_captures(self) -> None:
+        no_tricks = [e.player for e in self.entries if self.captured(e) and not e.tricks]
+        if no_tricks:
+            self.add(N_("%(names)s won no tricks, so cannot have captured any cards."), no_tricks)
+        players = len(self.table.players)
+        for entry in self.entries:
+            held = (entry.tricks or 0) * players
+            if entry.tricks and self.captured(entry) > held:
+                self.add(N_("%(names)s claims %(claimed)d captured cards, but only %(held)d "
+                            "cards were played into the tricks %(names)s won."),
+                         [entry.player], claimed=self.captured(entry), held=held)
+
+    def check_skull_king(self) -> None:
+        def count(entry: Entry, kind: str) -> int:
+            return max(entry.bonuses.get(kind, 0), 0)
+
+        claimants = [e.player for e in self.entries
+                     if count(e, PIRATES_BY_SKULL_KING) or count(e, SKULL_KING_BY_MERMAID)]
+        if len(claimants) == 2:
+            self.add(N_("%(names)s both claim the Skull King — there is only one."), claimants)
+        elif len(claimants) > 2:
+            self.add(N_("%(names)s all claim the Skull King — there is only one."), claimants)
+        for entry in self.entries:
+            if count(entry, PIRATES_BY_SKULL_KING) and count(entry, SKULL_KING_BY_MERMAID):
+                self.add(N_("%(names)s claims both that the Skull King took pirates and that a "
+                            "Mermaid took the Skull King — there is only one Skull King."),
+                         [entry.player])
+            if count(entry, SKULL_KING_BY_MERMAID) > 1:
+                self.add(N_("%(names)s claims the Skull King %(times)d times — there is only one."),
+                         [entry.player], times=count(entry, SKULL_KING_BY_MERMAID))
+            in_trick = len(self.table.players) - 1
+            if count(entry, PIRATES_BY_SKULL_KING) > in_trick:
+                self.add(N_("%(names)s: the Skull King took %(pirates)d pirates, but one trick "
+                            "holds at most %(most)d other cards."),
+                         [entry.player], pirates=count(entry, PIRATES_BY_SKULL_KING), most=in_trick)
+
+    def _over_deck(self, kind: str, limit: int, template: str) -> None:
+        holders = [e for e in self.entries if e.bonuses.get(kind, 0) > 0]
+        total = sum(e.bonuses[kind] for e in holders)
+        if total > limit:
+            self.add(template, [e.player for e in holders], total=total, limit=limit)
+
+    def check_deck_limits(self) -> None:
+        self._over_deck(PIRATES_BY_SKULL_KING, self.spec.pirates,
+                        N_("%(names)s: %(total)d pirates taken, but the deck holds only %(limit)d."))
+        mermaid_kinds = (SKULL_KING_BY_MERMAID, MERMAIDS_BY_PIRATE)
+        mermaids = [e for e in self.entries if any(e.bonuses.get(k, 0) > 0 for k in mermaid_kinds)]
+        total = sum(max(e.bonuses.get(k, 0), 0) for e in mermaids for k in mermaid_kinds)
+        if total > self.spec.mermaids:
+            self.add(N_("%(names)s: %(total)d Mermaids claimed, but the deck holds only %(limit)d."),
+                     [e.player for e in mermaids], total=total, limit=self.spec.mermaids)
+        if self.modern:
+            self._over_deck(STANDARD_FOURTEENS, 3,
+                            N_("%(names)s: %(total)d standard 14s claimed, but there are only %(limit)d."))
+            self._over_deck(BLACK_FOURTEEN, 1,
+                            N_("%(names)s: the black 14 is claimed %(total)d times, but there is only one."))
+
+    def check_loot(self) -> None:
+        with_loot = [e for e in self.entries if e.loot_with]
+        if not with_loot:
+            return
+        if not (self.modern and self.table.options.advanced_cards):
+            self.add(N_("%(names)s: Loot alliances need the modern rules with advanced cards."),
+                     [e.player for e in with_loot])
+            return
+        tricks = {e.player: e.tricks for e in self.entries}
+        pairs: Counter[tuple[str, str]] = Counter()
+        for entry in with_loot:
+            for partner in entry.loot_with:
+                if partner == entry.player:
+                    self.add(N_("%(names)s cannot form a Loot alliance with themselves."),
+                             [entry.player])
+                elif partner not in self.table.players:
+                    self.add(N_("%(names)s: the Loot partner “%(partner)s” is not playing."),
+                             [entry.player], partner=partner)
+                else:
+                    pairs[(entry.player, partner)] += 1
+        alliances = 0
+        for (a, b), n in sorted(pairs.items()):
+            if pairs[(b, a)] != n:
+                self.add(N_("%(names)s: %(a)s names %(b)s as Loot partner, but %(b)s does not "
+                            "name %(a)s — an alliance is made by both."), [a, b], a=a, b=b)
+            elif a < b:
+                alliances += n
+                if tricks.get(a) == 0 and tricks.get(b) == 0:
+                    self.add(N_("%(names)s won no tricks, so neither can have taken the Loot."),
+                             [a, b])
+        if alliances > LOOT_CARDS:
+            self.add(N_("%(names)s: %(total)d Loot alliances, but there are only %(limit)d Loot cards."),
+                     [e.player for e in with_loot], total=alliances, limit=LOOT_CARDS)
+
+    def check_pirate_abilities(self) -> None:
+        options = self.table.options
+        wagering = [e for e in self.entries if e.wager is not None]
+        if wagering and not (self.modern and options.rascal_wagers):
+            self.add(N_("%(names)s: wagers need the modern rules with the Rascal of Roatán option."),
+                     [e.player for e in wagering])
+        elif len(wagering) > 1:
+            self.add(N_("%(names)s each wager, but only one player can win the Rascal of Roatán."),
+                     [e.player for e in wagering])
+        for entry in wagering:
+            if entry.wager not in WAGERS:
+                self.add(N_("%(names)s: a wager is 0, 10 or 20, not %(wager)s."),
+                         [entry.player], wager=entry.wager)
+            elif entry.tricks == 0:
+                self.add(N_("%(names)s won no tricks, so cannot have won the Rascal of Roatán."),
+                         [entry.player])
+        shooting = [e for e in self.entries if e.shot is not None]
+        if shooting and not (self.modern and options.scoring == "rascal" and options.cannonball):
+            self.add(N_("%(names)s: grapeshot and cannonball need Rascal's scoring with the "
+                        "cannonball option."), [e.player for e in shooting])
+        for entry in shooting:
+            if entry.shot not in SHOTS:
+                self.add(N_("%(names)s: a shot is grapeshot or cannonball, not “%(shot)s”."),
+                         [entry.player], shot=entry.shot)
+        changed = [e for e in self.entries if e.bid_changed_from is not None]
+        if changed and not self.modern:
+            self.add(N_("%(names)s: only the modern rules let Harry the Giant change a bid."),
+                     [e.player for e in changed])
+            return
+        if len(changed) > 1:
+            self.add(N_("%(names)s each changed their bid, but only one player can capture "
+                        "Harry the Giant."), [e.player for e in changed])
+        for entry in changed:
+            before = entry.bid_changed_from or 0
+            if not 0 <= before <= self.hand.cards:
+                self.add(N_("%(names)s: the bid before the change must be 0 to %(cards)d."),
+                         [entry.player], cards=self.hand.cards)
+            elif entry.bid is not None and abs(entry.bid - before) != 1:
+                self.add(N_("%(names)s: Harry the Giant changes a bid by one, not from %(before)d "
+                            "to %(after)d."), [entry.player], before=before, after=entry.bid)
+            if entry.tricks == 0:
+                self.add(N_("%(names)s won no tricks, so cannot have captured Harry the Giant."),
+                         [entry.player])
