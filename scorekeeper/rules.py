@@ -211,37 +211,52 @@ def capture_bonus(table: Table, entry: Entry) -> int:
     return sum(values.get(kind, 0) * count for kind, count in entry.bonuses.items())
 
 
-def _bid_points(table: Table, cards: int, entry: Entry, made: bool) -> int:
+def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[int, int]:
+    """(points for the bid, bonus points earned) before Loot and wagers."""
     bid, tricks = entry.bid or 0, entry.tricks or 0
     bonus = capture_bonus(table, entry)
     if table.ruleset == "modern" and table.options.scoring == "rascal":
         stake = 10 * cards
         if entry.shot == "cannonball":
-            return 15 * cards + bonus if made else 0
+            return (15 * cards, bonus) if made else (0, 0)
         miss = abs(tricks - bid)
         if miss == 0:
-            return stake + bonus
+            return stake, bonus
         if miss == 1:
-            return (stake + bonus) // 2
-        return 0
+            # Stake and bonuses are multiples of 10, so halving each is exact.
+            return stake // 2, bonus // 2
+        return 0, 0
     if bid == 0:
-        return 10 * cards + bonus if made else -10 * cards
-    return 20 * bid + bonus if made else -10 * abs(tricks - bid)
+        return (10 * cards, bonus) if made else (-10 * cards, 0)
+    return (20 * bid, bonus) if made else (-10 * abs(tricks - bid), 0)
+
+
+def _hand_parts(table: Table, hand: Hand) -> dict[str, tuple[int, int]]:
+    made = {e.player: e.tricks == e.bid for e in hand.entries}
+    parts = {}
+    for entry in hand.entries:
+        base, bonus = _points_parts(table, hand.cards, entry, made[entry.player])
+        bonus += sum(
+            LOOT_BONUS for partner in entry.loot_with if made[entry.player] and made.get(partner)
+        )
+        if entry.wager:
+            # A lost wager is a loss on the bid, not a negative bonus.
+            if made[entry.player]:
+                bonus += entry.wager
+            else:
+                base -= entry.wager
+        parts[entry.player] = (base, bonus)
+    return parts
 
 
 def score_hand(table: Table, hand: Hand) -> dict[str, int]:
     """Points of each player for a finished, valid hand."""
-    made = {e.player: e.tricks == e.bid for e in hand.entries}
-    points: dict[str, int] = {}
-    for entry in hand.entries:
-        total = _bid_points(table, hand.cards, entry, made[entry.player])
-        total += sum(
-            LOOT_BONUS for partner in entry.loot_with if made[entry.player] and made.get(partner)
-        )
-        if entry.wager:
-            total += entry.wager if made[entry.player] else -entry.wager
-        points[entry.player] = total
-    return points
+    return {player: base + bonus for player, (base, bonus) in _hand_parts(table, hand).items()}
+
+
+def bonus_points(table: Table, hand: Hand) -> dict[str, int]:
+    """The part of each player's points that bonuses earned (captures, Loot, wagers won)."""
+    return {player: bonus for player, (_, bonus) in _hand_parts(table, hand).items()}
 
 
 def provisional_points(table: Table, hand: Hand) -> dict[str, int]:
@@ -337,12 +352,13 @@ def lost_tricks_allowed(table: Table) -> bool:
     return modern_advanced or len(table.players) == 2
 
 
-def validate_hand(table: Table, number: int, hand: Hand) -> list[Problem]:
+def validate_hand(table: Table, number: int, hand: Hand, in_play: bool = False) -> list[Problem]:
     """Every problem with hand `number`, all at once; an empty list means valid.
 
-    A hand still being played (some tricks not given) is checked as far as it goes.
+    A hand still being played (`in_play`, or some tricks not given) is checked as
+    far as it goes: its tricks so far may add up to less than the cards.
     """
-    checker = _HandChecker(table, number, hand)
+    checker = _HandChecker(table, number, hand, in_play)
     checker.run()
     return checker.problems
 
@@ -350,8 +366,8 @@ def validate_hand(table: Table, number: int, hand: Hand) -> list[Problem]:
 class _HandChecker:
     """Collects the problems of one hand; one method per rule family."""
 
-    def __init__(self, table: Table, number: int, hand: Hand):
-        self.table, self.number, self.hand = table, number, hand
+    def __init__(self, table: Table, number: int, hand: Hand, in_play: bool):
+        self.table, self.number, self.hand, self.in_play = table, number, hand, in_play
         self.spec = table.spec
         self.modern = table.ruleset == "modern"
         self.problems: list[Problem] = []
@@ -382,7 +398,7 @@ class _HandChecker:
             self.add(N_("tricks nobody won happen only with the Kraken or White Whale "
                         "(modern rules with advanced cards) or the ghost of a two-player game."))
         if lost < 0 or lost > self.hand.cards:
-            self.add(N_("%(lost)d tricks nobody won is impossible with %(cards)d cards."),
+            self.add(N_("tricks nobody won (%(lost)d) cannot be more than the cards dealt (%(cards)d)."),
                      lost=lost, cards=self.hand.cards)
 
     def check_players(self) -> None:
@@ -403,7 +419,7 @@ class _HandChecker:
             if value is not None and value < 0:
                 self.add(N_("%(names)s: %(what)s cannot be below 0."), [who], what=label)
             elif value is not None and value > cards:
-                self.add(N_("%(names)s: %(what)s %(value)d is more than the %(cards)d cards dealt."),
+                self.add(N_("%(names)s: %(what)s %(value)d is more than the cards dealt (%(cards)d)."),
                          [who], what=label, value=value, cards=cards)
         if entry.bid is None:
             self.add(N_("%(names)s has no bid."), [who])
@@ -422,20 +438,20 @@ class _HandChecker:
         # The breakdown names everyone, since any of them may have miscounted.
         who = tuple(e.player for e in given)
         breakdown = ", ".join(f"{e.player} {e.tricks}" for e in given)
-        finished = len(given) == len(self.entries) and self.hand.finished
+        finished = len(given) == len(self.entries) and self.hand.finished and not self.in_play
         if finished and total != target:
             if lost:
-                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but with %(cards)d "
-                            "cards and %(lost)d tricks nobody won they must add up to %(target)d."),
+                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up to "
+                            "%(target)d (cards dealt: %(cards)d, tricks nobody won: %(lost)d)."),
                          who, total=total, breakdown=breakdown, cards=self.hand.cards, lost=lost,
                          target=target)
             else:
-                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but %(cards)d cards "
-                            "were dealt, so they must add up to %(cards)d."),
+                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up "
+                            "to the cards dealt: %(cards)d."),
                          who, total=total, breakdown=breakdown, cards=self.hand.cards)
         elif not finished and total > target:
-            self.add(N_("the tricks won so far add up to %(total)d (%(breakdown)s), more than the "
-                        "%(target)d tricks of this hand."),
+            self.add(N_("the tricks won so far add up to %(total)d (%(breakdown)s), more than this "
+                        "hand has: %(target)d."),
                      who, total=total, breakdown=breakdown, target=target)
 
     def captured(self, entry: Entry) -> int:
@@ -473,8 +489,8 @@ class _HandChecker:
                          [entry.player], times=count(entry, SKULL_KING_BY_MERMAID))
             in_trick = len(self.table.players) - 1
             if count(entry, PIRATES_BY_SKULL_KING) > in_trick:
-                self.add(N_("%(names)s: the Skull King took %(pirates)d pirates, but one trick "
-                            "holds at most %(most)d other cards."),
+                self.add(N_("%(names)s: the Skull King took %(pirates)d pirates, more than the other "
+                            "players in one trick (%(most)d)."),
                          [entry.player], pirates=count(entry, PIRATES_BY_SKULL_KING), most=in_trick)
 
     def _over_deck(self, kind: str, limit: int, template: str) -> None:

@@ -47,3 +47,6 @@ def client(app: Flask) -> FlaskClient:
 def runner(app: Flask) -> FlaskCliRunner:
     """A runner for the app's Flask commands."""
     return app.test_cli_runner()
+
+
+pytest_plugins = ["tests.browser"]

@@ -47,7 +47,7 @@ def test_score_refuses_a_broken_pad_with_every_problem_on_its_own_line() -> None
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "Hand 2, Cara: bid 5 is more than the 2 cards dealt.",
+        "Hand 2, Cara: bid 5 is more than the cards dealt (2).",
         "Hand 1, Ben: the pad says 30, the rules give 10.",
     ]
 

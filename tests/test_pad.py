@@ -142,8 +142,7 @@ def test_points_that_differ_are_each_reported(example_pad: dict[str, Any]) -> No
         (lambda d: d["hands"][0]["entries"][0].update(wager=10),
          ["Hand 1, Anne: wagers need the modern rules with the Rascal of Roatán option."]),
         (lambda d: d["hands"][0]["entries"][1].update(tricks=1),
-         ["Hand 1: the tricks won add up to 2 (Anne 1, Ben 1, Cara 0), but 1 cards were dealt, "
-          "so they must add up to 1."]),
+         ["Hand 1: the tricks won add up to 2 (Anne 1, Ben 1, Cara 0), but they must add up to the cards dealt: 1."]),
         (lambda d: [(e.pop("tricks"), e.pop("points")) for e in d["hands"][0]["entries"]],
          ["Hand 1: only the last hand may be unfinished; tricks are missing for Anne, Ben and Cara."]),
         (lambda d: d["hands"][1]["entries"][0].pop("tricks"),
@@ -175,10 +174,9 @@ def test_problems_of_several_hands_are_reported_together(example_pad: dict[str, 
     example_pad["hands"][0]["entries"][0]["bid"] = 2
     example_pad["hands"][1]["entries"][2]["tricks"] = 3
     assert refusal(example_pad) == [
-        "Hand 1, Anne: bid 2 is more than the 1 cards dealt.",
-        "Hand 2, Cara: tricks won 3 is more than the 2 cards dealt.",
-        "Hand 2: the tricks won add up to 5 (Anne 2, Ben 0, Cara 3), but 2 cards were dealt, "
-        "so they must add up to 2.",
+        "Hand 1, Anne: bid 2 is more than the cards dealt (1).",
+        "Hand 2, Cara: tricks won 3 is more than the cards dealt (2).",
+        "Hand 2: the tricks won add up to 5 (Anne 2, Ben 0, Cara 3), but they must add up to the cards dealt: 2.",
     ]
 
 

@@ -113,8 +113,7 @@ def test_a_bid_above_the_cards_is_refused(case: tuple[Table, Hand], data: st.Dat
     table, hand = case
     entry: Entry = data.draw(st.sampled_from(hand.entries))
     changed = replace_entry(hand, entry.player, bid=hand.cards + 1, bid_changed_from=None)
-    assert (f"Hand {HAND_NUMBER}, {entry.player}: bid {hand.cards + 1} is more than the "
-            f"{hand.cards} cards dealt." in problems_naming(table, changed, entry.player))
+    assert (f"Hand {HAND_NUMBER}, {entry.player}: bid {hand.cards + 1} is more than the cards dealt ({hand.cards})." in problems_naming(table, changed, entry.player))
 
 
 @settings(max_examples=50)

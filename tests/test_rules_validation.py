@@ -41,14 +41,14 @@ def test_one_player_cannot_claim_both_skull_king_captures() -> None:
 def test_bid_above_the_cards_and_below_zero() -> None:
     found = messages(CLASSIC, 3, Entry("Anne", 4, 1), Entry("Ben", -1, 1), Entry("Cara", 0, 1))
     assert found == [
-        "Hand 3, Anne: bid 4 is more than the 3 cards dealt.",
+        "Hand 3, Anne: bid 4 is more than the cards dealt (3).",
         "Hand 3, Ben: bid cannot be below 0.",
     ]
 
 
 def test_tricks_must_add_up_to_the_cards() -> None:
     found = messages(CLASSIC, 4, Entry("Anne", 1, 2), Entry("Ben", 1, 2), Entry("Cara", 1, 1), cards=4)
-    assert found == ["Hand 4: the tricks won add up to 5 (Anne 2, Ben 2, Cara 1), but 4 cards were dealt, so they must add up to 4."]
+    assert found == ["Hand 4: the tricks won add up to 5 (Anne 2, Ben 2, Cara 1), but they must add up to the cards dealt: 4."]
 
 
 def test_tricks_nobody_won_lower_the_sum_only_where_the_rules_allow() -> None:
@@ -60,8 +60,8 @@ def test_tricks_nobody_won_lower_the_sum_only_where_the_rules_allow() -> None:
     two = Table("classic", ("Anne", "Ben"))
     assert messages(two, 3, Entry("Anne", 1, 1), Entry("Ben", 1, 1), lost=1) == []
     assert messages(ADVANCED, 3, *entries, lost=2) == [
-        "Hand 3: the tricks won add up to 2 (Anne 1, Ben 1, Cara 0), but with 3 cards and 2 tricks nobody won they "
-        "must add up to 1."]
+        "Hand 3: the tricks won add up to 2 (Anne 1, Ben 1, Cara 0), but they must add up to 1 "
+        "(cards dealt: 3, tricks nobody won: 2)."]
 
 
 def test_a_capture_needs_a_trick() -> None:
@@ -87,7 +87,7 @@ def test_more_pirates_than_the_doubloons_deck_holds() -> None:
 def test_more_pirates_in_one_trick_than_players_minus_one() -> None:
     found = messages(CLASSIC, 3, Entry("Anne", 3, 3, {"pirates_by_skull_king": 3}),
                      Entry("Ben", 0, 0), Entry("Cara", 0, 0))
-    assert found == ["Hand 3, Anne: the Skull King took 3 pirates, but one trick holds at most 2 other cards."]
+    assert found == ["Hand 3, Anne: the Skull King took 3 pirates, more than the other players in one trick (2)."]
 
 
 def test_more_mermaids_than_the_deck_holds() -> None:
@@ -196,7 +196,7 @@ def test_all_problems_are_reported_at_once() -> None:
 def test_an_unfinished_hand_is_checked_as_far_as_it_goes() -> None:
     assert messages(CLASSIC, 3, Entry("Anne", 1, 2), Entry("Ben", 1, None), Entry("Cara", 1, None)) == []
     assert messages(CLASSIC, 3, Entry("Anne", 1, 2), Entry("Ben", 1, 2), Entry("Cara", 1, None)) == [
-        "Hand 3: the tricks won so far add up to 4 (Anne 2, Ben 2), more than the 3 tricks of this hand."]
+        "Hand 3: the tricks won so far add up to 4 (Anne 2, Ben 2), more than this hand has: 3."]
 
 
 @pytest.mark.parametrize(

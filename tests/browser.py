@@ -1,0 +1,92 @@
+"""Helpers for browser tests: a real server on 127.0.0.1 and Debian's headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+def require_chromium() -> None:
+    """Skip with a reason when Chromium is missing; under CI that is a failure."""
+    if Path(CHROMIUM).exists() and shutil.which(CHROMIUM):
+        return
+    message = f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def start_server(instance: Path) -> tuple[subprocess.Popen[str], str]:
+    """Start `scorekeeper serve` on a free loopback port; return it and its address."""
+    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance)}
+    env.pop("DATABASE_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        if found:
+            return server, found.group(0)
+        if server.poll() is not None:
+            break
+    server.kill()
+    raise RuntimeError("the server did not start")
+
+
+def stop_server(server: subprocess.Popen[str]) -> None:
+    """Stop a server started by `start_server`."""
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served on 127.0.0.1 for the whole session, stopped at the end."""
+    require_chromium()
+    server, url = start_server(tmp_path_factory.mktemp("instance"))
+    try:
+        yield url
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def browser():  # noqa: ANN201
+    """Headless Debian Chromium driven by Playwright."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def screenshot(page, name: str) -> None:  # noqa: ANN001
+    """Save a full-page screenshot under tests/screenshots."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
