@@ -8,9 +8,11 @@ import json
 from typing import Any, Sequence
 
 from babel.lists import format_list
-from flask import (Blueprint, Flask, Response, abort, jsonify, redirect, render_template, request,
-                   session, url_for)
+from flask import (Blueprint, Flask, Response, abort, current_app, jsonify, redirect, render_template,
+                   request, session, url_for)
 from flask_babel import get_locale, gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 from jinja2_fragments.flask import render_block
 
 from . import forms, games, rules
@@ -150,7 +152,8 @@ def import_game():
         response.headers["Location"] = url
         return response
     # A browser form: JSON posts cannot come from another site's form, uploads can.
-    csrf.protect()
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        csrf.protect()
     upload = request.files.get("pad")
     if upload is None or not upload.filename:
         problems = [gettext("Choose a pad file to import.")]
@@ -381,8 +384,6 @@ def pad_csv(public_id: str):
 def language():
     """Remember the language the player picked."""
     chosen = request.form.get("language", "")
-    from flask import current_app
-
     if chosen in current_app.config["LANGUAGES"]:
         session["language"] = chosen
     target = request.form.get("next", "")
@@ -442,9 +443,28 @@ def round_name(name: str) -> str:
     }[name]
 
 
+def error_page(error: HTTPException):
+    """A clear page (or JSON for the import API) instead of a bare error."""
+    messages = {
+        400: gettext("The request could not be understood. Reload the page and try again."),
+        404: gettext("There is nothing here. Check the link, or start a new game."),
+        405: gettext("That is not something this page can do."),
+        413: gettext("That file is too large for a pad file."),
+    }
+    if isinstance(error, CSRFError):
+        message = gettext("This page was open too long or came from elsewhere. Reload it and try again.")
+    else:
+        message = messages.get(error.code or 400, gettext("Something went wrong."))
+    if request.path == url_for("pages.import_game") and request.is_json:
+        return jsonify(problems=[message]), error.code
+    return page("error.html", error.code or 400, title=gettext("Sorry"), message=message)
+
+
 def init_app(app: Flask) -> None:
     """Register the pages on `app`, with `Vary: HX-Request` on every answer."""
     app.register_blueprint(bp)
+    for code in (400, 404, 405, 413):
+        app.register_error_handler(code, error_page)
     app.jinja_env.filters["score"] = format_score
     app.jinja_env.globals.update(
         capture_label=capture_label,

@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import rules
 from scorekeeper.rules import Entry, Hand, Table
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -139,3 +139,31 @@ def test_a_whole_classic_game_for_four(browser, live_server: str) -> None:  # no
     assert last == totals
     assert len(rows) == 40
     context.close()
+
+
+def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: str) -> None:  # noqa: ANN001
+    import json
+    import re as regex
+    import urllib.request
+
+    from scorekeeper.pad import write_pad
+
+    players = ("Anne", "Benedikt", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo")
+    table = Table("modern", players)
+    hands = []
+    for cards in rules.cards_per_hand(table):
+        entries = [Entry(p, 0, 0) for p in players[1:]]
+        hands.append(Hand(cards, (Entry("Anne", cards, cards), *entries)))
+    request = urllib.request.Request(live_server + "/games/import", method="POST",
+                                     data=json.dumps(write_pad(table, hands)).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        game_url = response.headers["Location"]
+    page = browser.new_page()
+    page.goto(game_url + "/pad")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", print_background=False)
+    (SCREENSHOTS / "pad-print.pdf").write_bytes(pdf)
+    pages = len(regex.findall(rb"/Type\s*/Page(?!s)", pdf))
+    assert pages == 1
+    page.close()

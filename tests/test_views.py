@@ -1,0 +1,520 @@
+"""Every flow of one device running a game, and every refusal, through Flask's test client."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import games
+from scorekeeper.extensions import db
+from scorekeeper.models import EntryRecord, Game, HandRecord
+
+HTMX = {"HX-Request": "true"}
+
+
+def new_game(client: FlaskClient, names: list[str], ruleset: str = "classic", **options: str) -> str:
+    """Start a game through the form; return its URL."""
+    data: dict[str, Any] = {"ruleset": ruleset, "player": names + [""] * (8 - len(names)), **options}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def bid_all(client: FlaskClient, url: str, number: int, bids: list[int]) -> None:
+    """Everyone bids, then the reveal."""
+    for seat, value in enumerate(bids):
+        assert client.post(f"{url}/hands/{number}/bid", data={"seat": seat, "bid": value}).status_code == 303
+    assert client.post(f"{url}/hands/{number}/reveal").status_code == 303
+
+
+def results(tricks: list[int], intent: str = "score", **extra: str) -> dict[str, str]:
+    """The results form for these tricks."""
+    data = {f"tricks-{seat}": str(t) for seat, t in enumerate(tricks)}
+    data.update(extra)
+    if intent:
+        data["intent"] = intent
+    return data
+
+
+def stored_game(app: Flask, url: str) -> Game:
+    """The game behind a URL, from the database."""
+    with app.app_context():
+        game = games.find_game(url.rsplit("/", 1)[-1])
+        assert game is not None
+        return game
+
+
+def text(response) -> str:  # noqa: ANN001
+    """A response's body as text."""
+    return response.get_data(as_text=True)
+
+
+# --- pages and fragments --------------------------------------------------------------
+
+
+def test_start_page_is_a_whole_page_with_pinned_htmx(client: FlaskClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    body = text(response)
+    assert "<html" in body and "/static/htmx-2.0.11.min.js" in body
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_htmx_requests_get_the_main_block_only(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    for path in ("/", "/games/new", url, f"{url}/pad"):
+        fragment = client.get(path, headers=HTMX)
+        whole = client.get(path)
+        assert fragment.status_code == whole.status_code == 200
+        assert "<html" not in text(fragment) and "<html" in text(whole)
+        assert "<h1" in text(fragment)
+        assert "HX-Request" in fragment.headers["Vary"] and "HX-Request" in whole.headers["Vary"]
+
+
+def test_the_static_htmx_is_served(client: FlaskClient) -> None:
+    response = client.get("/static/htmx-2.0.11.min.js")
+    assert response.status_code == 200
+    assert b"htmx" in response.data[:2000]
+
+
+# --- new game ------------------------------------------------------------------------
+
+
+def test_new_game_starts_at_hand_one_with_the_chosen_dealer(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben", "Cara"], first_dealer="1")
+    page = text(client.get(url))
+    assert "Hand 1 of 10" in page
+    assert re.search(r"Deals</dt><dd>Ben<", page) and re.search(r"Leads</dt><dd>Cara<", page)
+    with app.app_context():
+        game = games.find_game(url.rsplit("/", 1)[-1])
+        assert [s.name for s in game.seats] == ["Ben", "Cara", "Anne"]
+
+
+def test_modern_options_set_the_hands(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben"], "modern", rounds="whirlpool", scoring="rascal",
+                   cannonball="on", advanced_cards="on", rascal_wagers="on")
+    assert "Hand 1 of 5" in text(client.get(url))
+    with app.app_context():
+        game = games.find_game(url.rsplit("/", 1)[-1])
+        assert game.options == {"scoring": "rascal", "cannonball": True, "rounds": "whirlpool",
+                                "advanced_cards": True, "rascal_wagers": True}
+        assert game.hands[0].cards == 9
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"ruleset": "classic", "player": ["Anne"]}, "The classic rules are for 2 to 6 players, not 1."),
+        ({"ruleset": "classic", "player": list("ABCDEFG")}, "The classic rules are for 2 to 6 players, not 7."),
+        ({"ruleset": "modern", "player": list("ABCDEFGH")}, None),
+        ({"ruleset": "classic", "player": ["Anne", "Anne"]}, "Anne: each player needs a different name."),
+        ({"ruleset": "poker", "player": ["A", "B"]}, "The ruleset must be classic, doubloons or modern, not “poker”."),
+        ({"ruleset": "modern", "player": ["A", "B"], "rounds": "forever"}, "There is no round structure called “forever”."),
+        ({"ruleset": "classic", "player": ["A" * 41, "B"]}, "A name can have at most 40 characters."),
+        ({"ruleset": "classic", "player": ["A", "B"], "first_dealer": "x"}, "“x” is not a whole number."),
+    ],
+)
+def test_new_game_refusals(client: FlaskClient, app: Flask, data: dict[str, Any], message: str | None) -> None:
+    response = client.post("/games/new", data=data)
+    if message is None:
+        assert response.status_code == 303
+        return
+    assert response.status_code == 422
+    assert message in text(response).replace("&#34;", '"').replace("&#39;", "'")
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+def test_a_refused_new_game_keeps_what_was_typed(client: FlaskClient) -> None:
+    response = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Anne", "Cara"]},
+                           headers=HTMX)
+    assert response.status_code == 422
+    body = text(response)
+    assert 'value="Cara"' in body and "<html" not in body
+
+
+# --- bidding -------------------------------------------------------------------------
+
+
+def test_bids_stay_secret_until_the_reveal(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben", "Cara"])
+    client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
+    page = text(client.get(url))
+    assert page.count("ready") >= 1 and "tap to bid" in page
+    pad = text(client.get(f"{url}/pad"))
+    assert "bidding" in pad
+    exported = json.loads(client.get(f"{url}/pad.json").data)
+    assert exported["hands"] == []
+    assert client.get(f"{url}/pad.csv").data.decode().count("\n") == 1
+
+
+def test_reveal_waits_for_every_bid(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben", "Cara"])
+    client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
+    response = client.post(f"{url}/hands/1/reveal")
+    assert response.status_code == 422
+    assert "Hand 1: Ben and Cara still to bid." in text(response)
+    with app.app_context():
+        assert db.session.query(HandRecord).one().phase == "bidding"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"seat": 0, "bid": 2}, "Hand 1, Anne: a bid is 0 to 1."),
+        ({"seat": 0, "bid": -1}, "Hand 1, Anne: a bid is 0 to 1."),
+        ({"seat": 0, "bid": "lots"}, "“lots” is not a whole number."),
+        ({"seat": 9, "bid": 0}, "Hand 1: Pick a player to bid for."),
+        ({"bid": 0}, "Hand 1: Pick a player to bid for."),
+    ],
+)
+def test_bid_refusals(client: FlaskClient, app: Flask, data: dict[str, Any], message: str) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    response = client.post(f"{url}/hands/1/bid", data=data)
+    assert response.status_code == 422
+    assert message in text(response)
+    with app.app_context():
+        assert all(e.bid is None for e in db.session.query(EntryRecord))
+
+
+def test_no_bid_after_the_reveal(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    bid_all(client, url, 1, [1, 0])
+    response = client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 0})
+    assert response.status_code == 422
+    assert "The bids of this hand are already revealed." in text(response)
+
+
+def test_house_rule_changes_the_cards_before_the_reveal(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    assert client.post(f"{url}/hands/1/cards", data={"cards": 3}).status_code == 303
+    assert "Hand 1 of 10" in text(client.get(url))
+    response = client.post(f"{url}/hands/1/cards", data={"cards": 40})
+    assert response.status_code == 422
+    assert "40 cards cannot be dealt: with 2 players each gets 1 to 33 cards." in text(response)
+    bid_all(client, url, 1, [2, 1])
+    assert client.post(f"{url}/hands/1", data=results([2, 1])).status_code == 303
+    pad = json.loads(client.get(f"{url}/pad.json").data)
+    assert pad["hands"][0]["cards"] == 3
+    assert [e["points"] for e in pad["hands"][0]["entries"]] == [40, 20]
+    with app.app_context():
+        assert games.find_game(url.rsplit("/", 1)[-1]).hands[1].cards == 2
+
+
+# --- results --------------------------------------------------------------------------
+
+
+def test_a_draft_keeps_tricks_so_far_and_shows_provisional_points(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 0})
+    client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+    client.post(f"{url}/hands/1/reveal")
+    # Hand 1 has one card, so take a second hand for "bid 2, one trick so far".
+    client.post(f"{url}/hands/1", data=results([0, 1]))
+    bid_all(client, url, 2, [2, 0])
+    response = client.post(f"{url}/hands/2", data=results([1, 0], intent="draft"), headers=HTMX)
+    assert response.status_code == 303
+    pad = text(client.get(f"{url}/pad"))
+    assert "in play" in pad
+    # Anne: 10 after hand 1, bid 2 with 1 so far: −10 for now, (0) in total.
+    assert re.search(r"−10 <span class=\"sr-only\">for now</span></span>\s*<span class=\"running provisional\">\(0\)", pad)
+
+
+def test_a_draft_with_impossible_tricks_so_far_is_refused(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    bid_all(client, url, 1, [1, 0])
+    response = client.post(f"{url}/hands/1", data=results([1, 1], intent="draft"), headers=HTMX)
+    assert response.status_code == 422
+    assert "the tricks won so far add up to 2 (Anne 1, Ben 1), more than this hand has: 1." in text(response)
+    with app.app_context():
+        assert [e.tricks for e in db.session.query(EntryRecord)] == [0, 0]
+
+
+def test_scoring_refuses_an_impossible_hand_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben", "Cara"])
+    bid_all(client, url, 1, [1, 0, 0])
+    data = results([1, 0, 0], **{"pirates_by_skull_king-1": "1", "skull_king_by_mermaid-0": "on"})
+    response = client.post(f"{url}/hands/1", data=data)
+    assert response.status_code == 422
+    body = text(response)
+    assert "Hand 1: Ben won no tricks, so cannot have captured any cards." in body
+    assert "Hand 1: Anne and Ben both claim the Skull King — there is only one." in body
+    # Shown next to the players concerned as well as above.
+    assert re.search(r'id="player-1".*?player-problems.*?Ben won no tricks', body, re.S)
+    with app.app_context():
+        assert db.session.query(HandRecord).one().phase == "playing"
+        assert all(not e.bonuses for e in db.session.query(EntryRecord))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"tricks-0": "x"}, "Hand 1, Anne: “x” is not a whole number."),
+        ({"loot-0": "7"}, "Hand 1, Anne: the Loot partner must be one of the players."),
+        ({"harry-0": "+5"}, "Hand 1, Anne: Harry the Giant changes a bid by −1, 0 or +1."),
+        ({"wager-0": "10"}, "Hand 1, Anne: wagers need the modern rules with the Rascal of Roatán option."),
+        ({"shot-0": "cannonball"},
+         "Hand 1, Anne: grapeshot and cannonball need Rascal's scoring with the cannonball option."),
+    ],
+)
+def test_result_refusals(client: FlaskClient, extra: dict[str, str], message: str) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    bid_all(client, url, 1, [1, 0])
+    response = client.post(f"{url}/hands/1", data=results([1, 0], **extra))
+    assert response.status_code == 422
+    assert message in text(response).replace("&#39;", "'")
+
+
+def test_modern_extras_are_scored(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben", "Cara"], "modern", rounds="swift-n-salty", advanced_cards="on",
+                   rascal_wagers="on")
+    bid_all(client, url, 1, [3, 0, 2])
+    data = results([3, 0, 2], **{
+        "standard_fourteens-0": "1", "wager-0": "20", "loot-0": "1", "loot-1": "0",
+        "mermaids_by_pirate-2": "1", "harry-2": "-1",
+    })
+    assert client.post(f"{url}/hands/1", data=data).status_code == 303
+    entries = json.loads(client.get(f"{url}/pad.json").data)["hands"][0]["entries"]
+    # Anne: 60 + 10 + 20 wager + 20 Loot; Ben: zero bid made 50 + 20 Loot; Cara bid 2 → 1 by Harry, missed.
+    assert [e["points"] for e in entries] == [110, 70, -10]
+    assert entries[2]["bid"] == 1 and entries[2]["bid_changed_from"] == 2
+
+
+def test_lost_tricks_where_the_rules_allow(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    client.post(f"{url}/hands/1/cards", data={"cards": 2})
+    bid_all(client, url, 1, [1, 0])
+    assert client.post(f"{url}/hands/1", data=results([1, 0], lost_tricks="1")).status_code == 303
+    assert json.loads(client.get(f"{url}/pad.json").data)["hands"][0]["lost_tricks"] == 1
+
+
+def test_a_late_draft_for_a_scored_hand_changes_nothing(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    bid_all(client, url, 1, [1, 0])
+    client.post(f"{url}/hands/1", data=results([1, 0]))
+    response = client.post(f"{url}/hands/1", data=results([0, 1], intent="draft"), headers=HTMX)
+    assert response.status_code == 204
+    assert json.loads(client.get(f"{url}/pad.json").data)["hands"][0]["entries"][0]["tricks"] == 1
+
+
+# --- a whole game, corrections, the end ----------------------------------------------
+
+
+def play_short_game(client: FlaskClient) -> str:
+    """Two players, the 2021 "whirlpool" structure: five hands, played to the end."""
+    url = new_game(client, ["Anne", "Ben"], "modern", rounds="whirlpool")
+    for number, cards in enumerate((9, 7, 5, 3, 1), start=1):
+        bid_all(client, url, number, [cards, 0])
+        assert client.post(f"{url}/hands/{number}", data=results([cards, 0])).status_code == 303
+    return url
+
+
+def test_the_end_shows_the_winner_and_feats(client: FlaskClient) -> None:
+    url = play_short_game(client)
+    assert client.get(url).headers["Location"].endswith("/end")
+    end = text(client.get(f"{url}/end"))
+    assert "Anne wins!" in end
+    # Anne made 5 bids; Ben made 5 zero bids of 90, 70, 50, 30, 10.
+    assert re.search(r"<th scope=\"row\">Anne</th><td class=\"num\">5</td><td class=\"num\">0</td>", end)
+    assert re.search(r"<th scope=\"row\">Ben</th><td class=\"num\">5</td><td class=\"num\">5</td>", end)
+    assert '<td class="num total">500' in end and '<td class="num total">250' in end
+
+
+def test_the_end_redirects_while_the_game_goes_on(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    assert client.get(f"{url}/end").headers["Location"] == url
+
+
+def test_a_correction_recomputes_and_marks_the_hand(client: FlaskClient) -> None:
+    url = play_short_game(client)
+    form = text(client.get(f"{url}/hands/2"))
+    assert "Correct hand 2" in form and 'name="bid-0"' in form
+    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1"}
+    assert client.post(f"{url}/hands/2", data=data).status_code == 303
+    pad = json.loads(client.get(f"{url}/pad.json").data)
+    assert [e["points"] for e in pad["hands"][1]["entries"]] == [120, 20]
+    assert pad["totals"] == {"Anne": 500 - 140 + 120, "Ben": 250 - 70 + 20}
+    assert "corrected" in text(client.get(f"{url}/pad"))
+
+
+def test_an_invalid_correction_changes_nothing(client: FlaskClient) -> None:
+    url = play_short_game(client)
+    before = client.get(f"{url}/pad.json").data
+    data = {"cards": "7", "bid-0": "8", "bid-1": "0", "tricks-0": "7", "tricks-1": "1"}
+    response = client.post(f"{url}/hands/2", data=data)
+    assert response.status_code == 422
+    assert "Hand 2, Anne: bid 8 is more than the cards dealt (7)." in text(response)
+    assert client.get(f"{url}/pad.json").data == before
+
+
+def test_rematch_keeps_the_table_and_moves_the_deal(client: FlaskClient, app: Flask) -> None:
+    url = play_short_game(client)
+    response = client.post(f"{url}/rematch")
+    assert response.status_code == 303
+    new_url = response.headers["Location"]
+    assert new_url != url
+    assert "Hand 1 of 5" in text(client.get(new_url))
+    with app.app_context():
+        game = games.find_game(new_url.rsplit("/", 1)[-1])
+        assert [s.name for s in game.seats] == ["Ben", "Anne"]
+        assert game.options["rounds"] == "whirlpool"
+
+
+@pytest.mark.parametrize("path", ["", "/pad", "/end", "/pad.json", "/pad.csv", "/hands/1"])
+def test_unknown_games_are_404(client: FlaskClient, path: str) -> None:
+    assert client.get(f"/games/nonexistent{path}").status_code == 404
+
+
+def test_unknown_hands_are_404(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    assert client.get(f"{url}/hands/7").status_code == 404
+    assert client.post(f"{url}/hands/0/bid", data={"seat": 0, "bid": 0}).status_code == 404
+
+
+# --- export and import --------------------------------------------------------------
+
+
+def test_csv_has_a_row_per_hand_and_player(client: FlaskClient) -> None:
+    url = play_short_game(client)
+    response = client.get(f"{url}/pad.csv")
+    assert response.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(text(response))))
+    assert len(rows) == 10
+    assert [(r["hand"], r["player"], r["points"], r["total"]) for r in rows[-2:]] == [
+        ("5", "Anne", "20", "500"), ("5", "Ben", "10", "250")]
+
+
+def test_pad_json_exports_and_imports_back(client: FlaskClient) -> None:
+    url = play_short_game(client)
+    exported = json.loads(client.get(f"{url}/pad.json").data)
+    response = client.post("/games/import", json=exported)
+    assert response.status_code == 201
+    assert response.headers["Location"].startswith("http://localhost/games/")
+    again = client.get(response.headers["Location"].replace("http://localhost", "") + "/pad.json")
+    assert json.loads(again.data) == exported
+
+
+def test_import_refuses_with_every_problem_as_json(client: FlaskClient, app: Flask, example_pad: dict) -> None:
+    example_pad["hands"][0]["entries"][0]["points"] = 50
+    example_pad["ruleset"] = "classic"
+    example_pad["hands"][1]["entries"][1]["bid"] = 9
+    response = client.post("/games/import", json=example_pad)
+    assert response.status_code == 422
+    assert response.json == {"problems": [
+        "Hand 2, Ben: bid 9 is more than the cards dealt (2).",
+        "Hand 1, Anne: the pad says 50, the rules give 20.",
+    ]}
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+def test_import_of_broken_json_is_refused(client: FlaskClient) -> None:
+    response = client.post("/games/import", data="{oops", content_type="application/json")
+    assert response.status_code == 422
+    assert response.json["problems"][0].startswith("The file is not valid JSON")
+
+
+def test_an_unfinished_pad_resumes_where_it_stopped(client: FlaskClient, example_pad: dict) -> None:
+    example_pad["hands"].append({"cards": 3, "entries": [
+        {"player": "Anne", "bid": 1, "tricks": 1}, {"player": "Ben", "bid": 2}, {"player": "Cara", "bid": 0}]})
+    response = client.post("/games/import", json=example_pad)
+    assert response.status_code == 201
+    url = response.headers["Location"].replace("http://localhost", "")
+    page = text(client.get(url))
+    assert "Hand 3 of 10" in page and "Tricks and bonuses" in page
+    assert client.post(url + "/hands/3", data=results([1, 2, 0])).status_code == 303
+    assert "Hand 4 of 10" in text(client.get(url))
+
+
+def test_a_finished_pad_opens_the_next_hand(client: FlaskClient, example_pad: dict) -> None:
+    url = client.post("/games/import", json=example_pad).headers["Location"].replace("http://localhost", "")
+    assert "Hand 3 of 10" in text(client.get(url))
+    assert "tap to bid" in text(client.get(url))
+
+
+def test_import_by_file_upload(client: FlaskClient, example_pad: dict) -> None:
+    upload = (io.BytesIO(json.dumps(example_pad).encode()), "pad.json")
+    response = client.post("/games/import", data={"pad": upload}, content_type="multipart/form-data")
+    assert response.status_code == 303
+    assert "Hand 3 of 10" in text(client.get(response.headers["Location"]))
+
+
+def test_a_refused_upload_shows_the_problems_on_the_start_page(client: FlaskClient, example_pad: dict) -> None:
+    example_pad["totals"]["Ben"] = 99
+    upload = (io.BytesIO(json.dumps(example_pad).encode()), "pad.json")
+    response = client.post("/games/import", data={"pad": upload}, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "totals, Ben: the pad says 99, the rules give 30." in text(response)
+    missing = client.post("/games/import", data={}, content_type="multipart/form-data")
+    assert missing.status_code == 422 and "Choose a pad file to import." in text(missing)
+
+
+def test_the_language_picker_sticks(client: FlaskClient) -> None:
+    response = client.post("/language", data={"language": "de", "next": "/games/new"})
+    assert response.status_code == 303 and response.headers["Location"] == "/games/new"
+    assert '<html lang="de">' in text(client.get("/"))
+    away = client.post("/language", data={"language": "fr", "next": "//evil.example"})
+    assert away.headers["Location"] == "/"
+
+
+def test_the_browser_language_is_the_default(client: FlaskClient) -> None:
+    assert '<html lang="it">' in text(client.get("/", headers={"Accept-Language": "it-IT,it;q=0.9"}))
+    assert '<html lang="en">' in text(client.get("/", headers={"Accept-Language": "nl"}))
+
+
+# --- protection and errors -----------------------------------------------------------
+
+
+@pytest.fixture
+def protected_client(tmp_path) -> FlaskClient:  # noqa: ANN001
+    """A client of an app with CSRF protection on, as in production."""
+    from flask_migrate import upgrade
+
+    from scorekeeper import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
+    with app.app_context():
+        upgrade()
+    return app.test_client()
+
+
+def test_state_changes_need_the_csrf_token(protected_client: FlaskClient) -> None:
+    response = protected_client.post("/games/new", data={"ruleset": "classic", "player": ["A", "B"]})
+    assert response.status_code == 400
+    assert "Reload it and try again." in text(response)
+    page = text(protected_client.get("/games/new"))
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    ok = protected_client.post("/games/new", data={"ruleset": "classic", "player": ["A", "B"], "csrf_token": token})
+    assert ok.status_code == 303
+    # htmx sends the token as a header instead.
+    url = ok.headers["Location"]
+    header_ok = protected_client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1},
+                                      headers={"X-CSRFToken": token})
+    assert header_ok.status_code == 303
+    upload = protected_client.post("/games/import", data={}, content_type="multipart/form-data")
+    assert upload.status_code == 400
+
+
+def test_json_import_needs_no_csrf_token(protected_client: FlaskClient, example_pad: dict) -> None:
+    assert protected_client.post("/games/import", json=example_pad).status_code == 201
+
+
+def test_errors_are_pages_with_words(client: FlaskClient) -> None:
+    missing = client.get("/games/nothing-here")
+    assert missing.status_code == 404 and "There is nothing here." in text(missing)
+    wrong = client.delete("/games/new")
+    assert wrong.status_code == 405 and "That is not something this page can do." in text(wrong)
+
+
+def test_a_too_large_import_is_refused_in_words(client: FlaskClient) -> None:
+    response = client.post("/games/import", data=b"[" + b"1," * 600_000 + b"1]", content_type="application/json")
+    assert response.status_code == 413
+    assert response.json == {"problems": ["That file is too large for a pad file."]}
