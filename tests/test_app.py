@@ -1,0 +1,40 @@
+"""The app factory's configuration and the database schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+
+def test_the_database_defaults_to_sqlite_in_the_instance_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'instance' / 'scorekeeper.sqlite'}"
+    assert (tmp_path / "instance" / "secret_key").exists()
+    assert app.config["SECRET_KEY"] == create_app().config["SECRET_KEY"]
+
+
+def test_database_url_overrides_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.sqlite'}")
+    assert create_app().config["SQLALCHEMY_DATABASE_URI"].endswith("elsewhere.sqlite")
+
+
+def test_the_migrations_build_exactly_the_models(app: Flask) -> None:
+    with app.app_context(), db.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    assert differences == []
+
+
+def test_sqlite_runs_in_wal_mode(app: Flask) -> None:
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
