@@ -6,7 +6,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -22,8 +22,20 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(16)
 
 
+# No look-alikes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, U/V.
+JOIN_ALPHABET = "ACDEFGHJKMNPQRTWXY34679"
+JOIN_CODE_LENGTH = 6
+
+
+def new_join_code() -> str:
+    """A short code to type on a phone; unique only among stored games."""
+    return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
 class Game(db.Model):
     """A game at one table: who plays, under which rules, and its hands."""
+
+    __table_args__ = (UniqueConstraint("join_code", name="uq_game_join_code"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
@@ -33,6 +45,9 @@ class Game(db.Model):
     finished_at: Mapped[datetime | None]
     # Bumped on every change, so screens can tell they are behind.
     version: Mapped[int] = mapped_column(default=0)
+    # Whoever holds this (in their session) runs the game.
+    host_token: Mapped[str] = mapped_column(String(32), default=new_public_id)
+    join_code: Mapped[str] = mapped_column(String(8), default=new_join_code)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan")
@@ -49,6 +64,8 @@ class Seat(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
+    # SHA-256 of the secret in the seated phone's session; None while the seat is free.
+    token_hash: Mapped[str | None] = mapped_column(String(64))
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -66,6 +83,8 @@ class HandRecord(db.Model):
     lost_tricks: Mapped[int] = mapped_column(default=0)
     phase: Mapped[str] = mapped_column(String(12), default="bidding")
     corrected: Mapped[bool] = mapped_column(default=False)
+    # While counting YO-HO-HO: when the bids show.
+    reveal_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="hands")
     entries: Mapped[list[EntryRecord]] = relationship(
@@ -88,5 +107,26 @@ class EntryRecord(db.Model):
     wager: Mapped[int | None]
     shot: Mapped[str | None] = mapped_column(String(12))
     bid_changed_from: Mapped[int | None]
+    # The player's phone says its result is complete.
+    done: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     hand: Mapped[HandRecord] = relationship(back_populates="entries")
+
+
+class Event(db.Model):
+    """A change to a game, in order: what live screens follow. It never holds a bid."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(16))
+    hand: Mapped[int | None]
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class JoinAttempt(db.Model):
+    """A typed join code, kept a short while to slow down guessing."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
