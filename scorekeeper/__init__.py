@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -19,8 +21,11 @@ def resource_dir(name: str) -> str:
     return str(PACKAGE_DIR.parent / name)
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
     """Create the app: config from the instance folder, then the environment, then tests."""
+    # Imported here so `scorekeeper serve` can let gevent patch the standard library first.
+    from flask import Flask
+
     app = Flask(
         __name__,
         instance_path=_instance_path_from_environment(),
@@ -35,6 +40,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "de", "fr", "it"),
         MAX_CONTENT_LENGTH=1024 * 1024,
+        REVEAL_COUNT_SECONDS=float(os.environ.get("SCOREKEEPER_REVEAL_SECONDS", "3")),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

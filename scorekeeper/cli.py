@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import socket
 import sys
+
+if sys.argv[1:2] == ["serve"]:
+    # Each phone keeps a live-update stream open: gevent serves them as cheap
+    # greenlets. It must patch the standard library before anything else loads.
+    from gevent import monkey
+
+    monkey.patch_all()
+
+import json  # noqa: E402
+import socket  # noqa: E402
 
 import click
 
@@ -64,26 +72,26 @@ def qr_text(url: str) -> str:
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Interface to listen on; the default lets phones on the network join.")
 @click.option("--port", default=5000, show_default=True, type=int)
-@click.option("--threads", default=16, show_default=True, type=int)
-def serve(host: str, port: int, threads: int) -> None:
+def serve(host: str, port: int) -> None:
     """Start the app for a table and show the address phones should open."""
     from flask_migrate import upgrade
-    from waitress import create_server
+    from gevent.pywsgi import WSGIServer
 
     from . import create_app
 
     app = create_app()
     with app.app_context():
         upgrade()
-    server = create_server(app, host=host, port=port, threads=threads)
-    bound_port = server.effective_port
+    server = WSGIServer((host, port), app, log=None)
+    server.init_socket()
+    bound_port = server.socket.getsockname()[1]
     shown = local_address() if host in ("0.0.0.0", "") else host
     url = f"http://{shown}:{bound_port}/"
     click.echo(f"Skull King scorekeeper is ready. Phones on this network open:\n\n  {url}\n")
     click.echo(qr_text(url))
     click.echo("Press Ctrl+C to stop.", err=True)
     try:
-        server.run()
+        server.serve_forever()
     except KeyboardInterrupt:
         pass
 

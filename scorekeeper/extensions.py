@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, request, session
+from flask import Flask, g, has_request_context, request, session
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -42,12 +42,33 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN00
     module = type(dbapi_connection).__module__
     if not module.startswith("sqlite3"):
         return
+    # SQLAlchemy, not the driver, starts transactions (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def write_transactions() -> None:
+    """Make this request's next transactions writers from their start (see _sqlite_begin)."""
+    g.write_transaction = True
+
+
+@event.listens_for(Engine, "begin")
+def _sqlite_begin(connection) -> None:  # noqa: ANN001
+    # A request that changes state takes SQLite's write lock when its transaction
+    # begins, so reading then writing never races another writer (two phones
+    # bidding at the same instant are served one after the other).
+    if connection.dialect.name != "sqlite":
+        return
+    writing = has_request_context() and (request.method not in SAFE_METHODS or g.get("write_transaction"))
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
 
 
 def init_app(app: Flask) -> None:

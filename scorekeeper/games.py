@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Iterable
 
 from sqlalchemy import select
 
 from . import rules
 from .extensions import db
-from .models import EntryRecord, Game, HandRecord, Seat, utcnow
+from .models import EntryRecord, Event, Game, HandRecord, Seat, utcnow
 from .pad import Pad, options_document, write_pad
 from .rules import Entry, Hand, Options, Table
 
-BIDDING, PLAYING, SCORED = "bidding", "playing", "scored"
+BIDDING, COUNTING, PLAYING, SCORED = "bidding", "counting", "playing", "scored"
+# Until the count ends, nobody but a bid's own phone may see it.
+SECRET_PHASES = (BIDDING, COUNTING)
 
 
 def options_from_document(doc: dict[str, Any]) -> Options:
@@ -29,17 +32,21 @@ def table_of(game: Game) -> Table:
     return Table(game.ruleset, tuple(s.name for s in game.seats), options_from_document(game.options))
 
 
-def hand_of(game: Game, record: HandRecord) -> Hand:
-    """The rules' view of one stored hand."""
+def hand_of(game: Game, record: HandRecord, shown_to: int | None = None) -> Hand:
+    """The rules' view of one stored hand.
+
+    While the bids are secret, only the bid of seat `shown_to` is in it.
+    """
     names = [s.name for s in game.seats]
+    secret = record.phase in SECRET_PHASES
     return Hand(
         cards=record.cards,
         lost_tricks=record.lost_tricks,
         entries=tuple(
             Entry(
                 player=names[e.position],
-                bid=e.bid,
-                tricks=e.tricks if record.phase != BIDDING else None,
+                bid=e.bid if not secret or e.position == shown_to else None,
+                tricks=e.tricks if not secret else None,
                 bonuses=dict(e.bonuses or {}),
                 loot_with=tuple(names[p] for p in (e.loot_with or [])),
                 wager=e.wager,
@@ -51,9 +58,19 @@ def hand_of(game: Game, record: HandRecord) -> Hand:
     )
 
 
-def find_game(public_id: str) -> Game | None:
-    """The game with this public id, or None."""
-    return db.session.scalar(select(Game).where(Game.public_id == public_id))
+def find_game(public_id: str, for_update: bool = False) -> Game | None:
+    """The game with this public id, or None; `for_update` locks it until commit."""
+    query = select(Game).where(Game.public_id == public_id)
+    if for_update:
+        # Every write to a game goes through this lock, so two phones writing at
+        # once are serialized (on SQLite the write transaction does the same).
+        query = query.with_for_update()
+    return db.session.scalar(query)
+
+
+def find_game_by_code(code: str) -> Game | None:
+    """The game with this join code, or None."""
+    return db.session.scalar(select(Game).where(Game.join_code == code))
 
 
 def create_game(table: Table) -> Game:
@@ -83,6 +100,50 @@ def open_next_hand(game: Game, table: Table) -> HandRecord | None:
     return record
 
 
+def place_bid(game: Game, record: HandRecord, position: int, bid: int, count_seconds: float) -> None:
+    """Store a secret bid; when every seat is ready the YO-HO-HO count starts.
+
+    A bid changed during the count starts it again.
+    """
+    entry = record.entries[position]
+    changed = entry.bid != bid
+    entry.bid = bid
+    touch(game, "bid", record.number)
+    if all(e.bid is not None for e in record.entries) and (record.phase == BIDDING or changed):
+        record.phase = COUNTING
+        record.reveal_at = utcnow() + timedelta(seconds=count_seconds)
+        touch(game, "count", record.number)
+
+
+def reveal_if_due(game: Game) -> bool:
+    """End a finished count: the bids show. True if this call revealed them."""
+    record = current_hand(game)
+    if record is None or record.phase != COUNTING or record.reveal_at is None:
+        return False
+    if record.reveal_at > utcnow():
+        return False
+    record.phase = PLAYING
+    record.reveal_at = None
+    for entry in record.entries:
+        entry.tricks = 0
+        entry.done = False
+    touch(game, "reveal", record.number)
+    return True
+
+
+def reveal_is_due(game: Game) -> bool:
+    """Whether a count has run out and the bids wait to be shown."""
+    record = current_hand(game)
+    return bool(record and record.phase == COUNTING and record.reveal_at and record.reveal_at <= utcnow())
+
+
+def score_hand_record(game: Game, record: HandRecord, table: Table) -> None:
+    """Close a valid hand and open the next one."""
+    record.phase = SCORED
+    touch(game, "score", record.number)
+    open_next_hand(game, table)
+
+
 def current_hand(game: Game) -> HandRecord | None:
     """The hand being bid or played, None when the game is over."""
     for record in game.hands:
@@ -91,9 +152,12 @@ def current_hand(game: Game) -> HandRecord | None:
     return None
 
 
-def touch(game: Game) -> None:
-    """Mark the game as changed, so every screen knows to refresh."""
+def touch(game: Game, kind: str, hand: int | None = None) -> None:
+    """Mark the game as changed and log what kind of change, so every screen refreshes."""
     game.version = (game.version or 0) + 1
+    if game.id is None:
+        db.session.flush()
+    db.session.add(Event(game_id=game.id, version=game.version, kind=kind, hand=hand))
 
 
 def store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
@@ -132,7 +196,7 @@ def import_pad(pad: Pad) -> Game:
 def export_pad(game: Game) -> dict[str, Any]:
     """The game's pad document; a hand still being bid is left out, its bids unrevealed."""
     table = table_of(game)
-    hands = [hand_of(game, r) for r in game.hands if r.phase != BIDDING]
+    hands = [hand_of(game, r) for r in game.hands if r.phase not in SECRET_PHASES]
     return write_pad(table, hands)
 
 
@@ -195,7 +259,7 @@ def pad_rows(game: Game, table: Table | None = None) -> list[PadRow]:
             points, provisional, shown_totals = {}, True, {}
         cells = tuple(
             PadCell(
-                bid=e.bid if record.phase != BIDDING else None,
+                bid=e.bid if record.phase not in SECRET_PHASES else None,
                 tricks=e.tricks,
                 points=points.get(e.player),
                 total=shown_totals.get(e.player),

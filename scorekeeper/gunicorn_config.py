@@ -6,8 +6,10 @@ import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Each phone holds a live-update stream open; gevent serves them as greenlets,
+# so an open stream does not occupy a worker.
+worker_class = "gevent"
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
 # Phones on a weak connection hold a request open for a while; don't kill them early.
 timeout = 60
 keepalive = 5

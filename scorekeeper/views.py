@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import io
 import json
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Sequence
 
 from babel.lists import format_list
@@ -12,12 +17,14 @@ from flask import (Blueprint, Flask, Response, abort, current_app, jsonify, redi
                    request, session, url_for)
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 from jinja2_fragments.flask import render_block
 
 from . import forms, games, rules
-from .extensions import csrf, db
-from .models import Game, HandRecord
+from .extensions import csrf, db, write_transactions
+from .live import Watcher
+from .models import Game, HandRecord, JoinAttempt, utcnow
 from .pad import PadError, load_pad
 from .rules import Problem
 
@@ -85,13 +92,101 @@ def see_other(url: str) -> Response:
     return redirect(url, code=303)
 
 
+HOST, SEAT, VIEWER = "host", "seat", "viewer"
+KEPT_GAMES = 20
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who is looking at a game: its host, a seated phone, or a viewer."""
+
+    role: str
+    seat: int | None = None
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == HOST
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a seat's secret: its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def remember(key: str, public_id: str, value: Any) -> None:
+    """Keep `value` for a game in the session, for the newest games only."""
+    kept = dict(session.get(key, {}))
+    kept.pop(public_id, None)
+    kept[public_id] = value
+    session[key] = dict(list(kept.items())[-KEPT_GAMES:])
+    session.permanent = True
+
+
+def make_host(game: Game) -> None:
+    """This browser runs the game from now on."""
+    remember("hosting", game.public_id, game.host_token)
+
+
+def visitor(game: Game) -> Visitor:
+    """The role of this browser at `game`, from its session."""
+    host_token = session.get("hosting", {}).get(game.public_id)
+    if host_token and hmac.compare_digest(host_token, game.host_token):
+        return Visitor(HOST)
+    seat_token = session.get("seats", {}).get(game.public_id)
+    if seat_token:
+        digest = token_hash(seat_token)
+        for seat in game.seats:
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return Visitor(SEAT, seat.position)
+    return Visitor(VIEWER)
+
+
+def refuse(message: str, status: int = 403):
+    """A refusal in words, as a page (or its main block for htmx)."""
+    return page("error.html", status, title=gettext("Sorry"), message=message)
+
+
+def not_yours():
+    """Refuse a write to an entry that belongs to another phone."""
+    return refuse(gettext("Only that player's own phone or the host can change this."))
+
+
+def locked_game(public_id: str) -> Game:
+    """The game of the URL, locked for writing until commit, or 404."""
+    game = games.find_game(public_id, for_update=True)
+    if game is None:
+        abort(404)
+    return game
+
+
+def reveal_when_due(game: Game) -> Game:
+    """If a YO-HO-HO count has run out, show the bids now (in a write transaction)."""
+    if not games.reveal_is_due(game):
+        return game
+    public_id = game.public_id
+    db.session.rollback()
+    write_transactions()
+    game = locked_game(public_id)
+    games.reveal_if_due(game)
+    db.session.commit()
+    return game
+
+
 def hand_view(game: Game, record: HandRecord, table: rules.Table, problems: list[Problem] | None = None,
-              form: Any = None) -> dict[str, Any]:
+              form: Any = None, seen_by: Visitor | None = None) -> dict[str, Any]:
     """What the hand templates need to show one hand."""
     problems = problems or []
-    hand = games.hand_of(game, record)
-    provisional = rules.provisional_points(table, hand) if record.phase != games.BIDDING else {}
+    seen_by = seen_by or Visitor(HOST)
+    hand = games.hand_of(game, record, shown_to=seen_by.seat)
+    secret = record.phase in games.SECRET_PHASES
+    provisional = rules.provisional_points(table, hand) if not secret else {}
+    remaining = (record.reveal_at - utcnow()).total_seconds() if record.reveal_at else 0
+    if not problems and record.phase == games.PLAYING and all(e.done for e in record.entries):
+        # Every phone says done, yet the hand is not closed: say why, to those concerned.
+        problems = rules.validate_hand(table, record.number, hand)
     context: dict[str, Any] = {
+        "visitor": seen_by,
+        "count_ms": max(0, int(remaining * 1000)),
         "game": game,
         "table": table,
         "record": record,
@@ -105,6 +200,7 @@ def hand_view(game: Game, record: HandRecord, table: rules.Table, problems: list
         "provisional": provisional,
         "lost_allowed": rules.lost_tricks_allowed(table),
         "form": form,
+        "seats": game.seats,
     }
     # Macros take the whole view as one value.
     context["view"] = context
@@ -114,15 +210,20 @@ def hand_view(game: Game, record: HandRecord, table: rules.Table, problems: list
 # --- start, new game, import ----------------------------------------------------------
 
 
+def count_seconds() -> float:
+    """How long every phone counts YO… HO… HO! before the bids show."""
+    return float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0))
+
+
 @bp.get("/")
 def index():
-    """The start page: begin a new game or bring one in from a pad file."""
+    """The start page: begin a new game, join one, or bring one in from a pad file."""
     return page("index.html", title=gettext("Skull King scorekeeper"))
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game():
-    """The new-game form; a valid table starts the game at hand 1."""
+    """The new-game form; a valid table starts the game at hand 1, run by this browser."""
     if request.method == "GET":
         return page("new_game.html", title=gettext("New game"), form=None, problems=[],
                     rounds=rules.ROUND_STRUCTURES)
@@ -132,6 +233,7 @@ def new_game():
                     problems=[say(p) for p in parsed.problems], rounds=rules.ROUND_STRUCTURES)
     game = games.create_game(parsed.table)
     db.session.commit()
+    make_host(game)
     return see_other(url_for("pages.game", public_id=game.public_id))
 
 
@@ -147,7 +249,8 @@ def import_game():
         game = games.import_pad(pad)
         db.session.commit()
         url = url_for("pages.game", public_id=game.public_id, _external=True)
-        response = jsonify(url=url)
+        host_url = url_for("pages.host", public_id=game.public_id, token=game.host_token, _external=True)
+        response = jsonify(url=url, host_url=host_url)
         response.status_code = 201
         response.headers["Location"] = url
         return response
@@ -165,35 +268,153 @@ def import_game():
         else:
             game = games.import_pad(pad)
             db.session.commit()
+            make_host(game)
             return see_other(url_for("pages.game", public_id=game.public_id))
     return page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)
+
+
+@bp.get("/games/<public_id>/host/<token>")
+def host(public_id: str, token: str):
+    """Take over running a game with its host link (given by the import API)."""
+    game = get_game(public_id)
+    if not hmac.compare_digest(token, game.host_token):
+        abort(404)
+    make_host(game)
+    return see_other(url_for("pages.game", public_id=public_id))
+
+
+# --- joining from phones --------------------------------------------------------------
+
+
+JOIN_ATTEMPTS_PER_MINUTE = 12
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join_by_code():
+    """Type the short code the host screen shows; guessing is slowed down."""
+    if request.method == "GET":
+        return page("join_code.html", title=gettext("Join a game"), problems=[])
+    address = (request.remote_addr or "unknown")[:64]
+    since = utcnow() - timedelta(minutes=1)
+    recent = db.session.query(JoinAttempt).filter(JoinAttempt.address == address, JoinAttempt.at > since).count()
+    if recent >= JOIN_ATTEMPTS_PER_MINUTE:
+        return page("join_code.html", 429, title=gettext("Join a game"),
+                    problems=[gettext("Too many tries. Wait a minute, or scan the QR code instead.")])
+    db.session.query(JoinAttempt).filter(JoinAttempt.at < since).delete()
+    db.session.add(JoinAttempt(address=address))
+    code = "".join(request.form.get("code", "").split()).upper()[:12]
+    game = games.find_game_by_code(code) if code else None
+    db.session.commit()
+    if game is None:
+        return page("join_code.html", 422, title=gettext("Join a game"),
+                    problems=[gettext("No game has the code “%(code)s”. Check it on the host screen.", code=code)])
+    return see_other(url_for("pages.join", public_id=game.public_id))
+
+
+@bp.route("/games/<public_id>/join", methods=["GET", "POST"])
+def join(public_id: str):
+    """Pick a free seat: this phone is that player from then on."""
+    game = get_game(public_id)
+    me = visitor(game)
+    if request.method == "GET":
+        if me.role != VIEWER:
+            return see_other(url_for("pages.game", public_id=public_id))
+        return page("join.html", title=gettext("Join the game"), game=game, problems=[])
+    game = locked_game(public_id)
+    parsed = forms.Parsed()
+    position = forms.whole_number(request.form, "seat", parsed)
+    seat = game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+    if seat is None:
+        parsed.add(rules.N_("Pick your name from the list."))
+    elif seat.token_hash is not None:
+        parsed.add(rules.N_("%(names)s already plays on another phone. Ask the host to free the seat."),
+                   (seat.name,))
+    if parsed.problems:
+        return page("join.html", 422, title=gettext("Join the game"), game=game,
+                    problems=[say(p) for p in parsed.problems])
+    token = secrets.token_urlsafe(32)
+    seat.token_hash = token_hash(token)
+    games.touch(game, "seat")
+    db.session.commit()
+    remember("seats", public_id, token)
+    return see_other(url_for("pages.game", public_id=public_id))
+
+
+@bp.post("/games/<public_id>/seats/<int:position>/free")
+def free_seat(public_id: str, position: int):
+    """The host frees a seat, so another phone (or the host) can play it."""
+    game = locked_game(public_id)
+    if not visitor(game).is_host:
+        return not_yours()
+    if not 0 <= position < len(game.seats):
+        abort(404)
+    game.seats[position].token_hash = None
+    games.touch(game, "seat")
+    db.session.commit()
+    return see_other(url_for("pages.game", public_id=public_id))
 
 
 # --- the game ------------------------------------------------------------------------
 
 
-@bp.get("/games/<public_id>")
-def game(public_id: str):
-    """The hand being played: bids first, then tricks and bonuses."""
-    game = get_game(public_id)
+def game_page(game: Game, me: Visitor, status: int = 200, problems: list[Problem] | None = None,
+              form: Any = None):
+    """The game as this visitor may see it: host controls, a player's phone, or a viewer."""
     record = games.current_hand(game)
     if record is None:
-        return see_other(url_for("pages.end", public_id=public_id))
+        return see_other(url_for("pages.end", public_id=game.public_id))
     table = games.table_of(game)
-    return page("game.html", title=gettext("Hand %(number)d", number=record.number),
-                **hand_view(game, record, table), standings=games.standings(game))
+    context = hand_view(game, record, table, problems, form, me)
+    template = {HOST: "game.html", SEAT: "phone.html", VIEWER: "watch.html"}[me.role]
+    return page(template, status, title=gettext("Hand %(number)d", number=record.number),
+                **context, standings=games.standings(game), join_qr=join_qr(game) if me.is_host else "")
+
+
+def join_qr(game: Game) -> str:
+    """The join link as an inline SVG QR code."""
+    import qrcode
+    import qrcode.image.svg
+
+    url = url_for("pages.join", public_id=game.public_id, _external=True)
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    return image.to_string(encoding="unicode")
+
+
+@bp.get("/games/<public_id>")
+def game(public_id: str):
+    """The hand being played, as this browser may see it."""
+    game = reveal_when_due(get_game(public_id))
+    return game_page(game, visitor(game))
+
+
+@bp.get("/games/<public_id>/events")
+def events(public_id: str):
+    """Server-sent events: the game's version whenever it changes, never its contents."""
+    game = get_game(public_id)
+    watcher: Watcher = current_app.extensions["live_watcher"]
+    stream = watcher.stream(game.id, game.version)
+    db.session.remove()
+    response = Response(stream, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/bid")
 def bid(public_id: str, number: int):
-    """Record one player's secret bid; the screen shows only that they are ready."""
-    game = get_game(public_id)
+    """Record a secret bid: a phone for its own seat, the host for anyone."""
+    game = locked_game(public_id)
+    games.reveal_if_due(game)
+    me = visitor(game)
     record = get_hand(game, number)
     table = games.table_of(game)
     parsed = forms.Parsed()
-    seat = forms.whole_number(request.form, "seat", parsed)
+    seat = me.seat if me.role == SEAT else forms.whole_number(request.form, "seat", parsed)
+    if me.role == VIEWER or (me.role == SEAT and request.form.get("seat", str(seat)) != str(seat)):
+        db.session.commit()
+        return not_yours()
     value = forms.whole_number(request.form, "bid", parsed)
-    if record.phase != games.BIDDING:
+    if record.phase not in games.SECRET_PHASES:
         parsed.add(rules.N_("The bids of this hand are already revealed."), hand=number)
     elif seat is None or not 0 <= seat < len(table.players):
         parsed.add(rules.N_("Pick a player to bid for."), hand=number)
@@ -201,96 +422,136 @@ def bid(public_id: str, number: int):
         player = table.players[seat]
         parsed.add(rules.N_("%(names)s: a bid is 0 to %(cards)d."), (player,), number, cards=record.cards)
     if parsed.problems:
-        return page("game.html", 422, title=gettext("Hand %(number)d", number=number),
-                    **hand_view(game, record, table, parsed.problems), standings=games.standings(game))
-    record.entries[seat].bid = value
-    games.touch(game)
+        db.session.commit()
+        return game_page(game, me, 422, parsed.problems)
+    games.place_bid(game, record, seat, value, count_seconds())
+    games.reveal_if_due(game)
     db.session.commit()
     return see_other(url_for("pages.game", public_id=public_id))
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/cards")
 def deal(public_id: str, number: int):
-    """Change the cards dealt in a hand that is still being bid (a house rule)."""
-    game = get_game(public_id)
+    """The host changes the cards dealt in a hand still being bid (a house rule)."""
+    game = locked_game(public_id)
+    me = visitor(game)
+    if not me.is_host:
+        return not_yours()
     record = get_hand(game, number)
     table = games.table_of(game)
     parsed = forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
     cap = rules.max_cards(table.ruleset, len(table.players))
-    if record.phase != games.BIDDING:
+    if record.phase not in games.SECRET_PHASES:
         parsed.add(rules.N_("The cards can only change before the bids are revealed."), hand=number)
     elif cards is None or not 1 <= cards <= cap:
         parsed.add(rules.N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
                    hand=number, cards=request.form.get("cards", "")[:10], count=len(table.players), cap=cap)
     if parsed.problems:
-        return page("game.html", 422, title=gettext("Hand %(number)d", number=number),
-                    **hand_view(game, record, table, parsed.problems), standings=games.standings(game))
+        return game_page(game, me, 422, parsed.problems)
     record.cards = cards
+    record.phase = games.BIDDING
+    record.reveal_at = None
     for entry in record.entries:
         if entry.bid is not None and entry.bid > cards:
             entry.bid = None
-    games.touch(game)
+    games.touch(game, "cards", number)
     db.session.commit()
     return see_other(url_for("pages.game", public_id=public_id))
 
 
-@bp.post("/games/<public_id>/hands/<int:number>/reveal")
-def reveal(public_id: str, number: int):
-    """YO-HO-HO: when everyone has bid, show all bids at once."""
-    game = get_game(public_id)
-    record = get_hand(game, number)
-    table = games.table_of(game)
-    waiting = [table.players[e.position] for e in record.entries if e.bid is None]
-    if record.phase != games.BIDDING:
-        return see_other(url_for("pages.game", public_id=public_id))
-    if waiting:
-        problem = Problem(rules.N_("%(names)s still to bid."), hand=number, players=tuple(waiting))
-        return page("game.html", 422, title=gettext("Hand %(number)d", number=number),
-                    **hand_view(game, record, table, [problem]), standings=games.standings(game))
-    record.phase = games.PLAYING
+def stored_form(record: HandRecord) -> MultiDict:
+    """The stored results of a hand, written as the results form would post them."""
+    form = MultiDict()
     for entry in record.entries:
-        entry.tricks = 0
-    games.touch(game)
-    db.session.commit()
-    return see_other(url_for("pages.game", public_id=public_id))
+        position = entry.position
+        form[f"tricks-{position}"] = str(entry.tricks or 0)
+        for kind, count in (entry.bonuses or {}).items():
+            form[f"{kind}-{position}"] = "on" if kind in forms.CAPTURE_TOGGLES else str(count)
+        for partner in entry.loot_with or []:
+            form.add(f"loot-{position}", str(partner))
+        if entry.wager is not None:
+            form[f"wager-{position}"] = str(entry.wager)
+        if entry.shot:
+            form[f"shot-{position}"] = entry.shot
+        if entry.bid_changed_from is not None:
+            form[f"harry-{position}"] = "%+d" % (entry.bid - entry.bid_changed_from)
+    form["lost_tricks"] = str(record.lost_tricks)
+    return form
+
+
+def seat_form(record: HandRecord, seat: int, intent: str, posted: MultiDict) -> MultiDict:
+    """What one phone's request means for the whole hand: its own fields over the stored rest."""
+    form = stored_form(record)
+    own = [key for key in form if key.endswith(f"-{seat}")]
+    entry = record.entries[seat]
+    if intent == "trick":
+        form[f"tricks-{seat}"] = str((entry.tricks or 0) + 1)
+        return form
+    for key in own:
+        if not key.startswith("shot-"):
+            form.poplist(key)
+    if intent == "made":
+        # "Made my bid, nothing else": the bid as revealed, no captures.
+        form[f"tricks-{seat}"] = str(entry.bid_changed_from if entry.bid_changed_from is not None else entry.bid)
+        return form
+    for key in posted:
+        if key.endswith(f"-{seat}"):
+            form.setlist(key, posted.getlist(key))
+    return form
 
 
 @bp.route("/games/<public_id>/hands/<int:number>", methods=["GET", "POST"])
 def hand(public_id: str, number: int):
-    """A hand's results: tricks and bonuses while played, or a correction once scored."""
-    game = get_game(public_id)
+    """A hand's results: entered by the phones and the host while played, corrected by the host once scored."""
+    if request.method == "GET":
+        game = get_game(public_id)
+        record = get_hand(game, number)
+        if record.phase != games.SCORED or not visitor(game).is_host:
+            return see_other(url_for("pages.game", public_id=public_id))
+        return page("hand.html", title=gettext("Hand %(number)d", number=number),
+                    **hand_view(game, record, games.table_of(game)))
+    game = locked_game(public_id)
+    games.reveal_if_due(game)
+    me = visitor(game)
     record = get_hand(game, number)
     table = games.table_of(game)
-    correcting = record.phase == games.SCORED
-    template = "hand.html" if correcting else "game.html"
-    title = gettext("Hand %(number)d", number=number)
-    draft = request.form.get("intent") == "draft"
-    if draft and record.phase != games.PLAYING:
-        # A late autosave for a hand already scored: nothing to keep.
-        return Response(status=204)
-    if record.phase == games.BIDDING:
+    intent = request.form.get("intent", "score")
+    correcting = intent == "correct"
+    if me.role == VIEWER or (me.role == SEAT and correcting):
+        db.session.commit()
+        return not_yours()
+    if correcting != (record.phase == games.SCORED) or record.phase in games.SECRET_PHASES:
+        # A late autosave or a second tap for a hand that has moved on: nothing to keep.
+        db.session.commit()
+        if intent == "draft":
+            return Response(status=204)
         return see_other(url_for("pages.game", public_id=public_id))
-    if request.method == "GET":
-        if not correcting:
-            return see_other(url_for("pages.game", public_id=public_id))
-        return page(template, title=title, **hand_view(game, record, table))
+    form = seat_form(record, me.seat, intent, request.form) if me.role == SEAT else request.form
     bids = tuple((e.bid_changed_from if e.bid_changed_from is not None else e.bid) for e in record.entries)
-    parsed = forms.parse_hand(request.form, table, number, record.cards, bids, with_bids=correcting)
-    scoring = correcting or not draft
+    parsed = forms.parse_hand(form, table, number, record.cards, bids, with_bids=correcting)
+    closing = correcting or (me.is_host and intent == "score")
     problems = parsed.problems
     if parsed.hand is not None:
-        problems = rules.validate_hand(table, number, parsed.hand, in_play=not scoring)
+        problems = rules.validate_hand(table, number, parsed.hand, in_play=not closing)
     if problems:
-        return page(template, 422, title=title, **hand_view(game, record, table, problems, request.form),
-                    standings=games.standings(game))
+        db.session.commit()
+        if correcting:
+            return page("hand.html", 422, title=gettext("Hand %(number)d", number=number),
+                        **hand_view(game, record, table, problems, form))
+        return game_page(game, me, 422, problems, form if me.is_host else None)
     games.store_entries(game, record, parsed.hand)
+    if me.role == SEAT:
+        record.entries[me.seat].done = intent in ("done", "made")
     if correcting:
         record.corrected = True
-    elif scoring:
-        record.phase = games.SCORED
-        games.open_next_hand(game, table)
-    games.touch(game)
+        games.touch(game, "correct", number)
+    elif closing:
+        games.score_hand_record(game, record, table)
+    else:
+        games.touch(game, "result", number)
+        if all(e.done for e in record.entries) and not rules.validate_hand(table, number, parsed.hand):
+            games.score_hand_record(game, record, table)
     db.session.commit()
     if correcting:
         return see_other(url_for("pages.pad", public_id=public_id))
@@ -300,11 +561,24 @@ def hand(public_id: str, number: int):
 @bp.get("/games/<public_id>/pad")
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
-    game = get_game(public_id)
+    game = reveal_when_due(get_game(public_id))
     table = games.table_of(game)
     rows = games.pad_rows(game, table)
     return page("pad.html", title=gettext("Score pad"), game=game, table=table, rows=rows,
-                standings=games.standings(game, rows), current=games.current_hand(game))
+                standings=games.standings(game, rows), current=games.current_hand(game),
+                visitor=visitor(game))
+
+
+@bp.get("/games/<public_id>/screen")
+def screen(public_id: str):
+    """The big-screen view for a TV or laptop: leaderboard and pad, updating live."""
+    game = reveal_when_due(get_game(public_id))
+    table = games.table_of(game)
+    rows = games.pad_rows(game, table)
+    record = games.current_hand(game)
+    return page("screen.html", title=gettext("Leaderboard"), game=game, table=table, rows=rows,
+                standings=games.standings(game, rows), current=record,
+                ready=sum(e.bid is not None for e in record.entries) if record else 0)
 
 
 @bp.get("/games/<public_id>/end")
@@ -316,17 +590,21 @@ def end(public_id: str):
     standing = games.standings(game)
     winners = [s.name for s in standing if s.rank == 1]
     return page("end.html", title=gettext("Final standings"), game=game, standings=standing,
-                winners=join_names(winners), winner_count=len(winners), summaries=games.summaries(game))
+                winners=join_names(winners), winner_count=len(winners), summaries=games.summaries(game),
+                visitor=visitor(game))
 
 
 @bp.post("/games/<public_id>/rematch")
 def rematch(public_id: str):
     """A new game with the same table and rules; the next player deals first."""
     game = get_game(public_id)
+    if not visitor(game).is_host:
+        return not_yours()
     table = games.table_of(game)
     seated = table.players[1:] + table.players[:1]
     new = games.create_game(rules.Table(table.ruleset, seated, table.options))
     db.session.commit()
+    make_host(new)
     return see_other(url_for("pages.game", public_id=new.public_id))
 
 
@@ -460,9 +738,21 @@ def error_page(error: HTTPException):
     return page("error.html", error.code or 400, title=gettext("Sorry"), message=message)
 
 
+def watcher_sessions(app: Flask):  # noqa: ANN201
+    """Sessions for the live watcher's thread, which runs outside any request."""
+    from sqlalchemy.orm import Session
+
+    def new_session() -> Session:
+        with app.app_context():
+            return Session(db.engine)
+
+    return new_session
+
+
 def init_app(app: Flask) -> None:
     """Register the pages on `app`, with `Vary: HX-Request` on every answer."""
     app.register_blueprint(bp)
+    app.extensions["live_watcher"] = Watcher(watcher_sessions(app))
     for code in (400, 404, 405, 413):
         app.register_error_handler(code, error_page)
     app.jinja_env.filters["score"] = format_score

@@ -33,6 +33,107 @@
     }
   });
 
+  // Live updates: the page names its game's event stream; each newer version refreshes the page.
+  var source = null;
+  var sourceUrl = null;
+  var refreshing = false;
+
+  function renderedVersion() {
+    var live = document.getElementById("live");
+    return live ? parseInt(live.dataset.version, 10) : null;
+  }
+
+  var inFlight = 0;
+  var latest = null;
+  var behind = false;
+  var openPanels = null;
+
+  document.addEventListener("htmx:beforeRequest", function () { inFlight += 1; });
+  document.addEventListener("htmx:afterRequest", function () {
+    inFlight = Math.max(0, inFlight - 1);
+    if (inFlight === 0 && behind) setTimeout(catchUp, 0);
+  });
+  // Panels the player has open stay open when the page is redrawn under them.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "main" && refreshing) {
+      openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
+    }
+  });
+
+  function catchUp() {
+    behind = false;
+    if (latest !== null) onChanged(latest);
+  }
+
+  function refresh() {
+    if (!window.htmx) return;
+    // The player's own request will show the newest state; check again after it.
+    if (refreshing || inFlight > 0) {
+      behind = true;
+      return;
+    }
+    refreshing = true;
+    htmx.ajax("GET", window.location.pathname, { target: "#main", swap: "innerHTML" }).then(function () {
+      refreshing = false;
+      (openPanels || []).forEach(function (id) {
+        var details = document.getElementById(id);
+        if (details) details.open = true;
+      });
+      openPanels = null;
+    }, function () { refreshing = false; });
+  }
+
+  function onChanged(version) {
+    var rendered = renderedVersion();
+    if (rendered === null || version > rendered) refresh();
+  }
+
+  function connect() {
+    var live = document.getElementById("live");
+    var url = live ? live.dataset.events : null;
+    if (url === sourceUrl) return;
+    if (source) source.close();
+    source = null;
+    sourceUrl = url;
+    if (!url || !window.EventSource) return;
+    source = new EventSource(url);
+    source.addEventListener("changed", function (event) {
+      latest = parseInt(event.data, 10);
+      onChanged(latest);
+    });
+  }
+
+  // "YO… HO… HO!" over the time left, then the bids show.
+  function runCount() {
+    var count = document.querySelector("[data-count-ms]");
+    if (!count || count.dataset.running) return;
+    count.dataset.running = "1";
+    var words = count.dataset.words.split("|");
+    var total = Math.max(parseInt(count.dataset.countMs, 10) || 0, 250);
+    var start = Date.now();
+    var step = total / words.length;
+    function tick() {
+      if (!document.body.contains(count)) return;
+      var elapsed = Date.now() - start;
+      var shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
+      var text = words.slice(0, shown).join(" ");
+      if (count.textContent !== text) count.textContent = text;
+      if (elapsed >= total) {
+        setTimeout(refresh, 150);
+      } else {
+        setTimeout(tick, 100);
+      }
+    }
+    tick();
+  }
+
+  function pageReady() {
+    connect();
+    runCount();
+  }
+  document.addEventListener("DOMContentLoaded", pageReady);
+  document.addEventListener("htmx:afterSettle", pageReady);
+
   // After htmx swaps the main area, move focus there so keyboards and screen readers follow.
   document.addEventListener("htmx:afterSettle", function (event) {
     var main = document.getElementById("main");

@@ -35,7 +35,7 @@ def require_chromium() -> None:
 
 def start_server(instance: Path) -> tuple[subprocess.Popen[str], str]:
     """Start `scorekeeper serve` on a free loopback port; return it and its address."""
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance)}
+    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": "1"}
     env.pop("DATABASE_URL", None)
     server = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"],

@@ -30,6 +30,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
         "TESTING": True,
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False,
+        "REVEAL_COUNT_SECONDS": 0,
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
     })
     with app.app_context():

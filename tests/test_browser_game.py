@@ -53,10 +53,11 @@ def bid_round(page, plan: dict[str, dict], number: int) -> None:  # noqa: ANN001
     for seat, player in enumerate(PLAYERS):
         page.locator(".bidder summary", has_text=player).click()
         page.locator(f".bidder:nth-child({seat + 1}) .numpad button[value='{plan[player]['bid']}']").click()
-        expect(page.locator(f".bidder:nth-child({seat + 1})")).to_have_class(re.compile("ready"))
+        if seat < len(PLAYERS) - 1:
+            expect(page.locator(f".bidder:nth-child({seat + 1})")).to_have_class(re.compile("ready"))
         if number == 2 and seat == 1:
             screenshot(page, "02-bidding")
-    page.get_by_role("button", name=re.compile("YO-HO-HO")).click()
+    # The last bid starts the count; the bids show by themselves.
     expect(page.get_by_role("heading", name="Tricks and bonuses")).to_be_visible()
 
 

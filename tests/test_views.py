@@ -28,10 +28,9 @@ def new_game(client: FlaskClient, names: list[str], ruleset: str = "classic", **
 
 
 def bid_all(client: FlaskClient, url: str, number: int, bids: list[int]) -> None:
-    """Everyone bids, then the reveal."""
+    """Everyone bids; with the count set to 0 here, the bids show at once."""
     for seat, value in enumerate(bids):
         assert client.post(f"{url}/hands/{number}/bid", data={"seat": seat, "bid": value}).status_code == 303
-    assert client.post(f"{url}/hands/{number}/reveal").status_code == 303
 
 
 def results(tricks: list[int], intent: str = "score", **extra: str) -> dict[str, str]:
@@ -41,6 +40,14 @@ def results(tricks: list[int], intent: str = "score", **extra: str) -> dict[str,
     if intent:
         data["intent"] = intent
     return data
+
+
+def import_as_host(client: FlaskClient, doc: dict) -> str:
+    """Import a pad through the API, then take over as its host; return the game's path."""
+    response = client.post("/games/import", json=doc)
+    assert response.status_code == 201, response.json
+    assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
+    return response.headers["Location"].replace("http://localhost", "")
 
 
 def stored_game(app: Flask, url: str) -> Game:
@@ -158,11 +165,13 @@ def test_bids_stay_secret_until_the_reveal(client: FlaskClient) -> None:
 def test_reveal_waits_for_every_bid(client: FlaskClient, app: Flask) -> None:
     url = new_game(client, ["Anne", "Ben", "Cara"])
     client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
-    response = client.post(f"{url}/hands/1/reveal")
-    assert response.status_code == 422
-    assert "Hand 1: Ben and Cara still to bid." in text(response)
+    client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+    assert "Waiting for 1 more bid." in text(client.get(url))
     with app.app_context():
         assert db.session.query(HandRecord).one().phase == "bidding"
+    client.post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 0})
+    with app.app_context():
+        assert db.session.query(HandRecord).one().phase == "playing"
 
 
 @pytest.mark.parametrize(
@@ -213,9 +222,7 @@ def test_house_rule_changes_the_cards_before_the_reveal(client: FlaskClient, app
 
 def test_a_draft_keeps_tricks_so_far_and_shows_provisional_points(client: FlaskClient) -> None:
     url = new_game(client, ["Anne", "Ben"])
-    client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 0})
-    client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
-    client.post(f"{url}/hands/1/reveal")
+    bid_all(client, url, 1, [0, 0])
     # Hand 1 has one card, so take a second hand for "bid 2, one trick so far".
     client.post(f"{url}/hands/1", data=results([0, 1]))
     bid_all(client, url, 2, [2, 0])
@@ -336,7 +343,7 @@ def test_a_correction_recomputes_and_marks_the_hand(client: FlaskClient) -> None
     url = play_short_game(client)
     form = text(client.get(f"{url}/hands/2"))
     assert "Correct hand 2" in form and 'name="bid-0"' in form
-    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1"}
+    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1", "intent": "correct"}
     assert client.post(f"{url}/hands/2", data=data).status_code == 303
     pad = json.loads(client.get(f"{url}/pad.json").data)
     assert [e["points"] for e in pad["hands"][1]["entries"]] == [120, 20]
@@ -347,7 +354,7 @@ def test_a_correction_recomputes_and_marks_the_hand(client: FlaskClient) -> None
 def test_an_invalid_correction_changes_nothing(client: FlaskClient) -> None:
     url = play_short_game(client)
     before = client.get(f"{url}/pad.json").data
-    data = {"cards": "7", "bid-0": "8", "bid-1": "0", "tricks-0": "7", "tricks-1": "1"}
+    data = {"cards": "7", "bid-0": "8", "bid-1": "0", "tricks-0": "7", "tricks-1": "1", "intent": "correct"}
     response = client.post(f"{url}/hands/2", data=data)
     assert response.status_code == 422
     assert "Hand 2, Anne: bid 8 is more than the cards dealt (7)." in text(response)
@@ -424,9 +431,7 @@ def test_import_of_broken_json_is_refused(client: FlaskClient) -> None:
 def test_an_unfinished_pad_resumes_where_it_stopped(client: FlaskClient, example_pad: dict) -> None:
     example_pad["hands"].append({"cards": 3, "entries": [
         {"player": "Anne", "bid": 1, "tricks": 1}, {"player": "Ben", "bid": 2}, {"player": "Cara", "bid": 0}]})
-    response = client.post("/games/import", json=example_pad)
-    assert response.status_code == 201
-    url = response.headers["Location"].replace("http://localhost", "")
+    url = import_as_host(client, example_pad)
     page = text(client.get(url))
     assert "Hand 3 of 10" in page and "Tricks and bonuses" in page
     assert client.post(url + "/hands/3", data=results([1, 2, 0])).status_code == 303
@@ -434,7 +439,7 @@ def test_an_unfinished_pad_resumes_where_it_stopped(client: FlaskClient, example
 
 
 def test_a_finished_pad_opens_the_next_hand(client: FlaskClient, example_pad: dict) -> None:
-    url = client.post("/games/import", json=example_pad).headers["Location"].replace("http://localhost", "")
+    url = import_as_host(client, example_pad)
     assert "Hand 3 of 10" in text(client.get(url))
     assert "tap to bid" in text(client.get(url))
 
