@@ -614,7 +614,7 @@ def rematch(public_id: str):
 @bp.get("/games/<public_id>/pad.json")
 def pad_json(public_id: str):
     """The pad file of the game, as a download."""
-    game = get_game(public_id)
+    game = reveal_when_due(get_game(public_id))
     body = json.dumps(games.export_pad(game), indent=2, ensure_ascii=False)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="skull-king-{public_id[:8]}.json"'
@@ -628,7 +628,7 @@ CSV_BONUSES = (rules.PIRATES_BY_SKULL_KING, rules.SKULL_KING_BY_MERMAID, rules.M
 @bp.get("/games/<public_id>/pad.csv")
 def pad_csv(public_id: str):
     """The pad as CSV: one row per hand and player, with points and running total."""
-    game = get_game(public_id)
+    game = reveal_when_due(get_game(public_id))
     doc = games.export_pad(game)
     out = io.StringIO()
     writer = csv.writer(out)

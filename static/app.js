@@ -43,44 +43,42 @@
     return live ? parseInt(live.dataset.version, 10) : null;
   }
 
-  var inFlight = 0;
   var latest = null;
   var behind = false;
   var openPanels = null;
 
-  document.addEventListener("htmx:beforeRequest", function () { inFlight += 1; });
-  document.addEventListener("htmx:afterRequest", function () {
-    inFlight = Math.max(0, inFlight - 1);
-    if (inFlight === 0 && behind) setTimeout(catchUp, 0);
-  });
   // Panels the player has open stay open when the page is redrawn under them.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "main" && refreshing) {
+    if (event.detail.target && event.detail.target.id === "main") {
       openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
     }
   });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "main") return;
+    (openPanels || []).forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details) details.open = true;
+    });
+    openPanels = null;
+  });
 
-  function catchUp() {
-    behind = false;
-    if (latest !== null) onChanged(latest);
-  }
-
+  // Every change makes an event, so refreshing whenever the page is behind converges
+  // on the newest state, whatever order the player's own requests finish in.
   function refresh() {
     if (!window.htmx) return;
-    // The player's own request will show the newest state; check again after it.
-    if (refreshing || inFlight > 0) {
+    if (refreshing) {
       behind = true;
       return;
     }
     refreshing = true;
-    htmx.ajax("GET", window.location.pathname, { target: "#main", swap: "innerHTML" }).then(function () {
+    var done = function () {
       refreshing = false;
-      (openPanels || []).forEach(function (id) {
-        var details = document.getElementById(id);
-        if (details) details.open = true;
-      });
-      openPanels = null;
-    }, function () { refreshing = false; });
+      if (behind) {
+        behind = false;
+        if (latest !== null) onChanged(latest);
+      }
+    };
+    htmx.ajax("GET", window.location.pathname, { target: "#main", swap: "innerHTML" }).then(done, done);
   }
 
   function onChanged(version) {

@@ -1,0 +1,122 @@
+"""A host and four phones in headless Chromium: join by the QR code's link, bid in secret, reveal together."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser import PHONE, screenshot
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ("Anne", "Ben", "Cara", "Dan")
+BIDS = {"Anne": 2, "Ben": 0, "Cara": 1, "Dan": 0}
+TRICKS = {"Anne": 2, "Ben": 0, "Cara": 1, "Dan": 0}
+
+
+def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str) -> None:  # noqa: ANN001
+    import qrcode
+    import qrcode.image.svg
+    from playwright.sync_api import expect
+
+    host_context = browser.new_context(viewport=PHONE, locale="en-GB")
+    host = host_context.new_page()
+    host.goto(live_server + "/games/new")
+    for seat, name in enumerate(PLAYERS):
+        host.fill(f"#player-{seat}", name)
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    # Three cards this hand (a house rule), so there is something to bid.
+    host.locator(".house-rule summary").click()
+    host.fill("#cards", "3")
+    host.get_by_role("button", name="Change the cards").click()
+    expect(host.locator(".facts .big")).to_have_text("3")
+
+    join_url = host.locator(".join-link a").get_attribute("href")
+    join_url = live_server + join_url if join_url.startswith("/") else join_url
+    # The QR code on the host screen encodes exactly this link.
+    expected_qr = qrcode.make(join_url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    drawn = host.locator(".qr svg path").get_attribute("d")
+    assert drawn and drawn in expected_qr.to_string(encoding="unicode")
+
+    phones, contexts, traffic = {}, {}, {}
+    for name in PLAYERS:
+        context = browser.new_context(viewport=PHONE, locale="en-GB")
+        page = context.new_page()
+        traffic[name] = []
+        page.on("response", lambda response, seen=traffic[name]: seen.append(response))
+        page.goto(join_url)
+        if name == "Anne":
+            screenshot(page, "10-join")
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_text(f"You are {name}")).to_be_visible()
+        phones[name], contexts[name] = page, context
+
+    # Everyone but Dan bids; each phone sees only fists for the others.
+    for name in ("Anne", "Ben", "Cara"):
+        phones[name].locator(f".numpad.mine button[value='{BIDS[name]}']").click()
+        expect(phones[name].get_by_text(f"Your bid is {BIDS[name]}.")).to_be_visible()
+    expect(phones["Dan"].locator(".status-list li.ready")).to_have_count(3)
+    expect(host.locator(".bidder.ready")).to_have_count(3)
+    screenshot(phones["Dan"], "11-waiting-for-bids")
+
+    # Until the reveal no other party's page or traffic carries a bid.
+    def bodies(name: str) -> list[str]:
+        found = []
+        for response in traffic[name]:
+            # The event stream never ends (its content is checked in test_secrecy); redirects have no body.
+            if "event-stream" in response.headers.get("content-type", "") or response.status in (204, 303):
+                continue
+            found.append(response.text())
+        return found
+
+    for name in PLAYERS:
+        received = bodies(name)
+        # A phone is told one bid only: its own.
+        told = {int(n) for b in received for n in re.findall(r"Your bid is (\d+)\.", b)}
+        assert told <= {BIDS[name]}
+        # No list of revealed bids has reached any phone yet.
+        assert not any(re.search(r'class="bid-big"|aria-label="bid \d', b) for b in received)
+    assert not re.search(r'class="bid-big"|aria-label="bid \d', host.content())
+
+    # Dan's bid completes the table: every phone counts YO… HO… HO!, then all bids show at once.
+    phones["Dan"].locator(".numpad.mine button[value='0']").click()
+    expect(phones["Anne"].locator(".yoho-count")).to_be_visible()
+    screenshot(phones["Anne"], "12-yo-ho-ho")
+    for name, page in phones.items():
+        expect(page.get_by_role("heading", name="The bids")).to_be_visible(timeout=10_000)
+        for other, bid in BIDS.items():
+            expect(page.locator(".status-list li", has_text=other).locator(".bid-big")).to_have_text(str(bid))
+    screenshot(phones["Ben"], "13-reveal")
+
+    # Each phone enters its own result; the hand closes when all of them together pass the rules.
+    phones["Ben"].get_by_role("button", name="Made my bid, nothing else").click()
+    phones["Dan"].get_by_role("button", name="Made my bid, nothing else").click()
+    phones["Cara"].get_by_role("button", name="I won a trick").click()
+    expect(phones["Cara"].locator("#tricks-2")).to_have_value("1")
+    phones["Cara"].get_by_role("button", name="My result is complete").click()
+    phones["Anne"].get_by_role("button", name="I won a trick").click()
+    expect(phones["Anne"].locator("#tricks-0")).to_have_value("1")
+    # A phone reloaded mid-hand keeps its seat and what it entered.
+    phones["Anne"].reload()
+    expect(phones["Anne"].get_by_text("You are Anne")).to_be_visible()
+    expect(phones["Anne"].locator("#tricks-0")).to_have_value("1")
+    phones["Anne"].get_by_role("button", name="I won a trick").click()
+    expect(phones["Anne"].locator("#tricks-0")).to_have_value("2")
+    screenshot(phones["Anne"], "14-phone-result")
+    phones["Anne"].get_by_role("button", name="My result is complete").click()
+
+    # The scores appear on every phone and on the big screen.
+    for name, page in phones.items():
+        expect(page.get_by_role("heading", name="Hand 2 of 10")).to_be_visible(timeout=10_000)
+        expect(page.locator(".leaderboard tbody tr", has_text="Anne").locator(".total")).to_have_text("40")
+        expect(page.locator(".leaderboard tbody tr", has_text="Ben").locator(".total")).to_have_text("30")
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    screen = screen_context.new_page()
+    screen.goto(host.url + "/screen")
+    expect(screen.locator(".leaderboard tbody tr", has_text="Cara").locator(".total")).to_have_text("20")
+    screenshot(screen, "15-big-screen")
+
+    for context in (*contexts.values(), host_context, screen_context):
+        context.close()

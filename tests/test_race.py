@@ -1,0 +1,147 @@
+"""Six phones lock their bids at the same instant against several server processes: one reveal, no bid lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+SEATS = 6
+HANDS = 10
+WORKERS = 3
+
+
+class Phone:
+    """One browser: its own cookies, CSRF token and session."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()),
+                                                  NoRedirect())
+        self.token = ""
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with self.opener.open(self.base + path, timeout=30) as response:
+                body = response.read().decode()
+                status = response.status
+        except urllib.error.HTTPError as error:
+            body, status = error.read().decode(), error.code
+        found = re.search(r'name="csrf_token" value="([^"]+)"', body)
+        if found:
+            self.token = found.group(1)
+        return status, body
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        payload = urllib.parse.urlencode({**data, "csrf_token": self.token}, doseq=True).encode()
+        try:
+            with self.opener.open(urllib.request.Request(self.base + path, data=payload), timeout=30) as response:
+                return response.status, response.headers.get("Location", "")
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Location", "") or error.read().decode()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Keep redirects visible: a 303 is the answer the test checks."""
+
+    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        return None
+
+
+def free_port() -> int:
+    """A free port on the loopback interface."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """gunicorn with the production settings and several worker processes, on 127.0.0.1."""
+    port = free_port()
+    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_REVEAL_SECONDS": "0.3",
+           "WEB_CONCURRENCY": str(WORKERS)}
+    env.pop("DATABASE_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
+         "--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/", timeout=2).close()
+            break
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail("gunicorn did not start: " + server.stderr.read())
+            time.sleep(0.2)
+    try:
+        yield base, tmp_path / "scorekeeper.sqlite"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[str, Path]) -> None:
+    base, database = workers
+    host = Phone(base)
+    host.get("/games/new")
+    names = [f"P{n}" for n in range(SEATS)]
+    status, game = host.post("/games/new", {"ruleset": "classic", "player": names})
+    assert status == 303
+    phones = [Phone(base) for _ in range(SEATS)]
+    for seat, phone in enumerate(phones):
+        phone.get(f"{game}/join")
+        assert phone.post(f"{game}/join", {"seat": seat})[0] == 303
+
+    for number in range(1, HANDS + 1):
+        bids = [(seat + number) % (number + 1) for seat in range(SEATS)]
+        start = threading.Barrier(SEATS)
+        answers: list[int] = [0] * SEATS
+
+        def bid(seat: int) -> None:
+            phones[seat].get(game)
+            start.wait()
+            answers[seat] = phones[seat].post(f"{game}/hands/{number}/bid", {"bid": bids[seat]})[0]
+
+        threads = [threading.Thread(target=bid, args=(seat,)) for seat in range(SEATS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert answers == [303] * SEATS, f"hand {number}: {answers}"
+
+        deadline = time.monotonic() + 20
+        pad = {"hands": []}
+        while len(pad["hands"]) < number and time.monotonic() < deadline:
+            time.sleep(0.1)
+            pad = json.loads(host.get(f"{game}/pad.json")[1])
+        assert len(pad["hands"]) == number, f"hand {number} was never revealed"
+        assert [e["bid"] for e in pad["hands"][-1]["entries"]] == bids
+
+        tricks = {f"tricks-{seat}": (number if seat == 0 else 0) for seat in range(SEATS)}
+        host.get(game)
+        assert host.post(f"{game}/hands/{number}", {**tricks, "intent": "score"})[0] == 303
+
+    with sqlite3.connect(database) as connection:
+        reveals = connection.execute(
+            "SELECT hand, count(*) FROM event WHERE kind = 'reveal' GROUP BY hand ORDER BY hand").fetchall()
+    assert reveals == [(number, 1) for number in range(1, HANDS + 1)]

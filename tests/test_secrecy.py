@@ -1,0 +1,181 @@
+"""No unrevealed bid reaches anyone else: every route, as every other party, answers the same whatever the bid.
+
+If a response seen by another seat, a viewer, a stranger or the host does not change
+when Anne's hidden bid changes, it cannot carry that bid, in any form or encoding.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+
+from scorekeeper import create_app, games
+from scorekeeper.extensions import db
+
+TOKEN = re.compile(r'(name="csrf_token" value="|"X-CSRFToken": ")[^"]+')
+VERSION = re.compile(r'(data-version="|data: |data-count-ms=")\d+')
+
+
+def normalized(body: str) -> str:
+    """A response without what changes from one request to the next anyway."""
+    return VERSION.sub(r"\1N", TOKEN.sub(r"\1T", body))
+
+
+def first_events(client: FlaskClient, path: str) -> str:
+    """The opening of an event stream, which never ends by itself."""
+    response = client.get(path, buffered=False)
+    chunks = []
+    for chunk in response.response:
+        chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        if len(chunks) >= 2:
+            break
+    response.close()
+    return "".join(chunks)
+
+
+@pytest.fixture
+def table(tmp_path: Path):  # noqa: ANN201
+    """A game with a host, Anne and Ben on phones, a viewer and a stranger."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                      "REVEAL_COUNT_SECONDS": 600,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'secret.sqlite'}"})
+    with app.app_context():
+        upgrade()
+    host, anne, ben, viewer, stranger = (app.test_client() for _ in range(5))
+    created = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben", "Cara"]})
+    url = created.headers["Location"]
+    host.post(f"{url}/hands/1/cards", data={"cards": 9})
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    assert ben.post(f"{url}/join", data={"seat": 1}).status_code == 303
+    viewer.get(url)
+    return app, url, {"host": host, "anne": anne, "ben": ben, "viewer": viewer, "stranger": stranger}
+
+
+def everything_seen_by(client: FlaskClient, url: str, join_code: str, is_host: bool) -> dict[str, str]:
+    """Every page, fragment, export, stream and refusal a party can get, by route."""
+    seen = {}
+    for path in ("/", "/games/new", "/join", url, f"{url}/join", f"{url}/pad", f"{url}/screen", f"{url}/end",
+                 f"{url}/pad.json", f"{url}/pad.csv", f"{url}/hands/1", f"{url}/hands/2", f"{url}/host/wrong",
+                 "/games/unknown"):
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.get(path, headers=headers)
+            seen[f"GET {path} {headers}"] = f"{response.status_code} {response.headers.get('Location')} " + \
+                response.get_data(as_text=True)
+    seen["events"] = first_events(client, f"{url}/events")
+    # Writes that are not theirs to make, and wrong input: refused, in words that must not tell.
+    # (The host may bid for Anne, free her seat or start a rematch, so the host only sends wrong input.)
+    writes = [(f"{url}/hands/1/bid", {"seat": 0, "bid": 99}), (f"{url}/hands/1/bid", {"bid": "x"}),
+              (f"{url}/hands/1", {"tricks-0": "1", "intent": "score"}), (f"{url}/hands/1", {"intent": "draft"}),
+              (f"{url}/hands/1/cards", {"cards": 99}), ("/join", {"code": join_code + "X"})]
+    if not is_host:
+        writes += [(f"{url}/hands/1/bid", {"seat": 0, "bid": 1}), (f"{url}/seats/0/free", {}), (f"{url}/rematch", {})]
+    for path, data in writes:
+        response = client.post(path, data=data, headers={"HX-Request": "true"})
+        seen[f"POST {path} {data}"] = f"{response.status_code} " + response.get_data(as_text=True)
+    return seen
+
+
+def views_with_annes_bid(app: Flask, url: str, clients: dict[str, FlaskClient], bid: int,
+                         ben_bids: bool) -> dict[str, dict[str, str]]:
+    """What everyone but Anne gets while Anne's secret bid is `bid`."""
+    anne = clients["anne"]
+    assert anne.post(f"{url}/hands/1/bid", data={"bid": bid}).status_code == 303
+    if ben_bids:
+        clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 2})
+        clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1})
+    with app.app_context():
+        game = games.find_game(url.rsplit("/", 1)[-1])
+        code = game.join_code
+        assert game.hands[0].entries[0].bid == bid
+        assert game.hands[0].phase == ("counting" if ben_bids else "bidding")
+    return {name: {route: normalized(body)
+                   for route, body in everything_seen_by(client, url, code, name == "host").items()}
+            for name, client in clients.items() if name != "anne"}
+
+
+def reset_bids(app: Flask, url: str) -> None:
+    """Back to a hand where nobody has bid yet."""
+    with app.app_context():
+        game = games.find_game(url.rsplit("/", 1)[-1])
+        record = game.hands[0]
+        record.phase, record.reveal_at = "bidding", None
+        for entry in record.entries:
+            entry.bid = None
+        db.session.commit()
+
+
+@pytest.mark.parametrize("ben_bids", [False, True], ids=["while bidding", "while counting"])
+def test_no_route_shows_a_hidden_bid_to_anyone_else(table, ben_bids: bool) -> None:  # noqa: ANN001
+    app, url, clients = table
+    with_three = views_with_annes_bid(app, url, clients, 3, ben_bids)
+    reset_bids(app, url)
+    with_eight = views_with_annes_bid(app, url, clients, 8, ben_bids)
+    for party in with_three:
+        for route in with_three[party]:
+            assert with_three[party][route] == with_eight[party][route], f"{party} learns Anne's bid from {route}"
+    # The refusals really were refusals: nobody else changed Anne's bid.
+    with app.app_context():
+        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[0].bid == 8
+
+
+def test_annes_own_phone_sees_her_bid(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 7})
+    page = clients["anne"].get(url).get_data(as_text=True)
+    assert "Your bid is 7." in page
+    assert 'value="7" aria-pressed="true"' in page
+
+
+def test_a_phone_writes_only_its_own_seat(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    refused = clients["ben"].post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
+    assert refused.status_code == 403
+    assert "Only that player's own phone or the host can change this." in html.unescape(refused.get_data(as_text=True))
+    assert clients["viewer"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1}).status_code == 403
+    assert clients["stranger"].post(f"{url}/seats/0/free").status_code == 403
+    assert clients["ben"].post(f"{url}/hands/1/cards", data={"cards": 3}).status_code == 403
+    assert clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1}).status_code == 303
+    with app.app_context():
+        entries = games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries
+        assert [e.bid for e in entries] == [None, None, 1]
+
+
+def test_a_seat_is_taken_once_and_the_host_can_free_it(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    second = clients["stranger"].post(f"{url}/join", data={"seat": 0})
+    assert second.status_code == 422
+    assert "Anne already plays on another phone. Ask the host to free the seat." in second.get_data(as_text=True)
+    assert clients["host"].post(f"{url}/seats/0/free").status_code == 303
+    assert clients["stranger"].post(f"{url}/join", data={"seat": 0}).status_code == 303
+    assert "You are Anne" in clients["stranger"].get(url).get_data(as_text=True)
+    assert "You are Anne" not in clients["anne"].get(url).get_data(as_text=True)
+
+
+def test_links_carry_128_random_bits(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    with app.app_context():
+        game = games.find_game(url.rsplit("/", 1)[-1])
+        assert len(game.public_id) >= 22 and len(game.host_token) >= 22
+        assert re.fullmatch(r"[ACDEFGHJKMNPQRTWXY34679]{6}", game.join_code)
+
+
+def test_guessing_join_codes_is_slowed_down(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    statuses = [clients["stranger"].post("/join", data={"code": f"AAAA{n:02d}"}).status_code for n in range(14)]
+    assert statuses[:12] == [422] * 12
+    assert statuses[12:] == [429, 429]
+    with app.app_context():
+        code = games.find_game(url.rsplit("/", 1)[-1]).join_code
+    # Even the right code waits now.
+    assert clients["stranger"].post("/join", data={"code": code}).status_code == 429
+    # From another address, typed in lower case with a space, the code works.
+    other = {"REMOTE_ADDR": "192.0.2.9"}
+    typed = f"{code[:3].lower()} {code[3:].lower()}"
+    response = clients["viewer"].post("/join", data={"code": typed}, environ_base=other)
+    assert response.headers["Location"] == f"{url}/join"
