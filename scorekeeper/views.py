@@ -13,8 +13,8 @@ from datetime import timedelta
 from typing import Any, Sequence
 
 from babel.lists import format_list
-from flask import (Blueprint, Flask, Response, abort, current_app, jsonify, redirect, render_template,
-                   request, session, url_for)
+from flask import (Blueprint, Flask, Response, abort, current_app, jsonify, make_response, redirect,
+                   render_template, request, session, url_for)
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import MultiDict
@@ -39,11 +39,15 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
 
 
-def page(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
+def page(template: str, status: int = 200, **context: Any) -> Response:
     """The whole page, or for htmx just its `main` block."""
     if is_htmx():
-        return render_block(template, "main", fragment=True, **context), status
-    return render_template(template, **context), status
+        response = make_response(render_block(template, "main", fragment=True, **context), status)
+        if request.method != "GET":
+            # A refused form shows its page again; the address stays that of the page.
+            response.headers["HX-Push-Url"] = "false"
+        return response
+    return make_response(render_template(template, **context), status)
 
 
 def join_names(names: Sequence[str]) -> str:

@@ -78,7 +78,9 @@
         if (latest !== null) onChanged(latest);
       }
     };
-    htmx.ajax("GET", window.location.pathname, { target: "#main", swap: "innerHTML" }).then(done, done);
+    var live = document.getElementById("live");
+    var url = live && live.dataset.page ? live.dataset.page : window.location.pathname;
+    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML" }).then(done, done);
   }
 
   function onChanged(version) {

@@ -145,3 +145,28 @@ def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[
         reveals = connection.execute(
             "SELECT hand, count(*) FROM event WHERE kind = 'reveal' GROUP BY hand ORDER BY hand").fetchall()
     assert reveals == [(number, 1) for number in range(1, HANDS + 1)]
+
+
+def test_open_streams_do_not_hold_the_workers(workers: tuple[str, Path]) -> None:
+    """300 phones keep their live-update streams open; pages still answer at once."""
+    base, _ = workers
+    host = Phone(base)
+    host.get("/games/new")
+    status, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
+    assert status == 303
+    port = int(base.rsplit(":", 1)[1])
+    streams = []
+    try:
+        for _ in range(300):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            connection.sendall(f"GET {game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            streams.append(connection)
+        for connection in streams[::30]:
+            assert b"text/event-stream" in connection.recv(4096)
+        started = time.monotonic()
+        for _ in range(10):
+            assert host.get(game)[0] == 200
+        assert time.monotonic() - started < 10
+    finally:
+        for connection in streams:
+            connection.close()
