@@ -185,9 +185,14 @@ def hand_view(game: Game, record: HandRecord, table: rules.Table, problems: list
     secret = record.phase in games.SECRET_PHASES
     provisional = rules.provisional_points(table, hand) if not secret else {}
     remaining = (record.reveal_at - utcnow()).total_seconds() if record.reveal_at else 0
-    if not problems and record.phase == games.PLAYING and all(e.done for e in record.entries):
-        # Every phone says done, yet the hand is not closed: say why, to those concerned.
-        problems = rules.validate_hand(table, record.number, hand)
+    conflicts = not problems and record.phase == games.PLAYING
+    if conflicts:
+        # Entries that clash between players are kept; say why the hand cannot close, to those concerned.
+        all_done = all(e.done for e in record.entries)
+        problems = rules.validate_hand(table, record.number, hand, in_play=not all_done)
+        if seen_by.role == SEAT:
+            me = table.players[seen_by.seat]
+            problems = [p for p in problems if me in p.players or not p.players]
     context: dict[str, Any] = {
         "visitor": seen_by,
         "count_ms": max(0, int(remaining * 1000)),
@@ -200,6 +205,7 @@ def hand_view(game: Game, record: HandRecord, table: rules.Table, problems: list
         "hand_count": len(games.schedule(game, table)),
         "max_cards": rules.max_cards(table.ruleset, len(table.players)),
         "problems": [say(p) for p in problems],
+        "problems_kept": conflicts,
         "player_problems": problems_by_player(problems, len(table.players)),
         "provisional": provisional,
         "lost_allowed": rules.lost_tricks_allowed(table),
@@ -538,6 +544,10 @@ def hand(public_id: str, number: int):
     problems = parsed.problems
     if parsed.hand is not None:
         problems = rules.validate_hand(table, number, parsed.hand, in_play=not closing)
+    if me.role == SEAT:
+        # A phone is held up only by its own mistakes; clashes with others are kept and shown to all concerned.
+        mine = (table.players[me.seat],)
+        problems = [p for p in problems if p.players == mine or (not p.players and parsed.hand is None)]
     if problems:
         db.session.commit()
         if correcting:

@@ -78,7 +78,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser():  # noqa: ANN201
     """Headless Debian Chromium driven by Playwright."""
     require_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # A loaded CI machine can take a few seconds for a live update; wait for it rather than fail.
+    expect.set_options(timeout=15_000)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

@@ -179,3 +179,49 @@ def test_guessing_join_codes_is_slowed_down(table) -> None:  # noqa: ANN001
     typed = f"{code[:3].lower()} {code[3:].lower()}"
     response = clients["viewer"].post("/join", data={"code": typed}, environ_base=other)
     assert response.headers["Location"] == f"{url}/join"
+
+
+def test_a_change_during_the_count_starts_it_again(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 1})
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1})
+    clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1})
+
+    def reveal_at():  # noqa: ANN202
+        with app.app_context():
+            record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+            return record.phase, record.reveal_at
+
+    phase, first = reveal_at()
+    assert phase == "counting"
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1})
+    assert reveal_at()[1] == first  # the same bid again changes nothing
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 2})
+    phase, restarted = reveal_at()
+    assert phase == "counting" and restarted > first
+
+
+def test_problems_go_to_the_phones_concerned_when_all_are_done(tmp_path: Path) -> None:
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "REVEAL_COUNT_SECONDS": 0,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'done.sqlite'}"})
+    with app.app_context():
+        upgrade()
+    host, anne, ben = (app.test_client() for _ in range(3))
+    url = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]}).headers["Location"]
+    host.post(f"{url}/hands/1/cards", data={"cards": 2})
+    anne.post(f"{url}/join", data={"seat": 0})
+    ben.post(f"{url}/join", data={"seat": 1})
+    anne.post(f"{url}/hands/1/bid", data={"bid": 1})
+    ben.post(f"{url}/hands/1/bid", data={"bid": 1})
+    # Each phone's own entry is possible so far; together they claim one Skull King twice.
+    assert anne.post(f"{url}/hands/1", data={"tricks-0": "1", "pirates_by_skull_king-0": "1",
+                                            "intent": "done"}).status_code == 303
+    assert ben.post(f"{url}/hands/1", data={"tricks-1": "1", "skull_king_by_mermaid-1": "on",
+                                           "intent": "done"}).status_code == 303
+    message = "Hand 1: Anne and Ben both claim the Skull King — there is only one."
+    for phone in (anne, ben):
+        page = html.unescape(phone.get(url).get_data(as_text=True))
+        assert message in page and "Hand 1 of 10" in page
+    # Ben fixes his entry: the hand closes by itself.
+    assert ben.post(f"{url}/hands/1", data={"tricks-1": "1", "intent": "done"}).status_code == 303
+    assert "Hand 2 of 10" in anne.get(url).get_data(as_text=True)
