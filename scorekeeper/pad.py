@@ -53,7 +53,21 @@ def _is_int(value: object) -> bool:
 
 
 def _shown(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 60 else shown[:57] + "…"
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's own words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "a list"
 
 
 class _Reader:
@@ -97,7 +111,7 @@ class _Reader:
 
     def read(self, doc: object) -> Pad | None:
         if not isinstance(doc, dict):
-            self.add(N_("A pad file is a JSON object, not %(value)s."), value=type(doc).__name__)
+            self.add(N_("A pad file is a JSON object, not %(value)s."), value=_json_kind(doc))
             return None
         self.unknown_keys(doc, TOP_KEYS)
         if doc.get("format") != FORMAT:

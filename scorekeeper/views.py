@@ -134,7 +134,7 @@ def make_host(game: Game) -> None:
 def visitor(game: Game) -> Visitor:
     """The role of this browser at `game`, from its session."""
     host_token = session.get("hosting", {}).get(game.public_id)
-    if host_token and hmac.compare_digest(host_token, game.host_token):
+    if isinstance(host_token, str) and hmac.compare_digest(host_token.encode(), game.host_token.encode()):
         return Visitor(HOST)
     seat_token = session.get("seats", {}).get(game.public_id)
     if seat_token:
@@ -287,7 +287,8 @@ def import_game():
 def host(public_id: str, token: str):
     """Take over running a game with its host link (given by the import API)."""
     game = get_game(public_id)
-    if not hmac.compare_digest(token, game.host_token):
+    # Bytes, because compare_digest refuses non-ASCII text and a link may carry anything.
+    if not hmac.compare_digest(token.encode(), game.host_token.encode()):
         abort(404)
     make_host(game)
     return see_other(url_for("pages.game", public_id=public_id))

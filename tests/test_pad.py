@@ -185,7 +185,8 @@ def test_problems_of_several_hands_are_reported_together(example_pad: dict[str, 
     [
         ("{not json", "The file is not valid JSON: Expecting property name enclosed in double quotes: "
                       "line 1 column 2 (char 1)."),
-        ("[1, 2]", "A pad file is a JSON object, not list."),
+        ("[1, 2]", "A pad file is a JSON object, not a list."),
+        ("null", "A pad file is a JSON object, not null."),
     ],
 )
 def test_a_file_that_is_not_a_pad_is_refused(text: str, expected: str) -> None:
