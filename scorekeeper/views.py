@@ -463,9 +463,10 @@ def deal(public_id: str, number: int):
     record.cards = cards
     record.phase = games.BIDDING
     record.reveal_at = None
+    # A new deal means new cards: everyone bids again. (Clearing only the bids that no
+    # longer fit would tell the table which players had bid high.)
     for entry in record.entries:
-        if entry.bid is not None and entry.bid > cards:
-            entry.bid = None
+        entry.bid = None
     games.touch(game, "cards", number)
     db.session.commit()
     return see_other(url_for("pages.game", public_id=public_id))

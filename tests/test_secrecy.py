@@ -225,3 +225,13 @@ def test_problems_go_to_the_phones_concerned_when_all_are_done(tmp_path: Path) -
     # Ben fixes his entry: the hand closes by itself.
     assert ben.post(f"{url}/hands/1", data={"tricks-1": "1", "intent": "done"}).status_code == 303
     assert "Hand 2 of 10" in anne.get(url).get_data(as_text=True)
+
+
+def test_a_new_deal_clears_every_bid_so_none_can_be_inferred(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 5})
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 0})
+    assert clients["host"].post(f"{url}/hands/1/cards", data={"cards": 2}).status_code == 303
+    with app.app_context():
+        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+        assert record.cards == 2 and [e.bid for e in record.entries] == [None, None, None]
