@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterable
@@ -58,8 +59,14 @@ def hand_of(game: Game, record: HandRecord, shown_to: int | None = None) -> Hand
     )
 
 
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def find_game(public_id: str, for_update: bool = False) -> Game | None:
     """The game with this public id, or None; `for_update` locks it until commit."""
+    if not PUBLIC_ID.fullmatch(public_id):
+        # No game has such an id; and some databases refuse characters like NUL outright.
+        return None
     query = select(Game).where(Game.public_id == public_id)
     if for_update:
         # Every write to a game goes through this lock, so two phones writing at
@@ -70,6 +77,8 @@ def find_game(public_id: str, for_update: bool = False) -> Game | None:
 
 def find_game_by_code(code: str) -> Game | None:
     """The game with this join code, or None."""
+    if not PUBLIC_ID.fullmatch(code):
+        return None
     return db.session.scalar(select(Game).where(Game.join_code == code))
 
 

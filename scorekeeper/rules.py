@@ -9,6 +9,7 @@ parameters; the web layer translates the template, the command line prints it as
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
@@ -312,6 +313,8 @@ def validate_table(table: Table) -> list[Problem]:
              "count": count}))
     if any(not name.strip() for name in table.players):
         problems.append(Problem(N_("Every player needs a name.")))
+    if any(unicodedata.category(char) in ("Cc", "Cs") for name in table.players for char in name):
+        problems.append(Problem(N_("A name cannot contain control characters.")))
     repeated = sorted(name for name, n in Counter(table.players).items() if n > 1 and name.strip())
     if repeated:
         problems.append(Problem(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -12,6 +13,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
+from scorekeeper.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAD = ROOT / "examples" / "pad.json"
@@ -23,19 +25,47 @@ def example_pad() -> dict[str, Any]:
     return json.loads(EXAMPLE_PAD.read_text(encoding="utf-8"))
 
 
+# The suite runs on SQLite always; given a PostgreSQL URL here, it runs there instead.
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+
+
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """An app on its own SQLite database, migrated to the newest schema."""
+def database_url(tmp_path: Path) -> str:
+    """An empty database for one test: a SQLite file, or the test PostgreSQL emptied."""
+    if not TEST_DATABASE_URL:
+        return f"sqlite:///{tmp_path / 'test.sqlite'}"
+    from sqlalchemy import create_engine
+
+    engine = create_engine(TEST_DATABASE_URL)
+    with engine.begin() as connection:
+        connection.exec_driver_sql("DROP SCHEMA public CASCADE")
+        connection.exec_driver_sql("CREATE SCHEMA public")
+    engine.dispose()
+    return TEST_DATABASE_URL
+
+
+def make_app(database_url: str, **config: Any) -> Flask:
+    """An app for tests on `database_url`, migrated to the newest schema."""
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False,
         "REVEAL_COUNT_SECONDS": 0,
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        **config,
     })
     with app.app_context():
         upgrade()
+    return app
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    """An app on its own empty database, migrated to the newest schema."""
+    app = make_app(database_url)
     yield app
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.fixture

@@ -36,5 +36,7 @@ def test_the_migrations_build_exactly_the_models(app: Flask) -> None:
 
 def test_sqlite_runs_in_wal_mode(app: Flask) -> None:
     with app.app_context(), db.engine.connect() as connection:
+        if connection.dialect.name != "sqlite":
+            pytest.skip("SQLite settings; this run is on another database")
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1

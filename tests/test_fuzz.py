@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.conftest import make_app
 
 FIELDS = ["ruleset", "player", "first_dealer", "scoring", "cannonball", "rounds", "advanced_cards", "rascal_wagers",
           "seat", "bid", "cards", "intent", "lost_tricks", "code", "language", "next"] + [
@@ -49,12 +48,9 @@ def says_why(response) -> bool:  # noqa: ANN001
 
 
 @pytest.fixture
-def table(tmp_path: Path):  # noqa: ANN201
+def table(database_url: str):  # noqa: ANN201
     """A game in play with a host and one seated phone, and one still being bid."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "REVEAL_COUNT_SECONDS": 0,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fuzz.sqlite'}"})
-    with app.app_context():
-        upgrade()
+    app = make_app(database_url)
     host, phone = app.test_client(), app.test_client()
     playing = host.post("/games/new", data={"ruleset": "modern", "player": ["Anne", "Ben", "Cara"],
                                             "advanced_cards": "on", "rascal_wagers": "on"}).headers["Location"]

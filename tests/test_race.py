@@ -6,7 +6,6 @@ import json
 import os
 import re
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from sqlalchemy import create_engine
 
 SEATS = 6
 HANDS = 10
@@ -69,12 +69,11 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def workers(tmp_path: Path, database_url: str) -> Iterator[tuple[str, str]]:
     """gunicorn with the production settings and several worker processes, on 127.0.0.1."""
     port = free_port()
     env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_REVEAL_SECONDS": "0.3",
-           "WEB_CONCURRENCY": str(WORKERS)}
-    env.pop("DATABASE_URL", None)
+           "WEB_CONCURRENCY": str(WORKERS), "DATABASE_URL": database_url}
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
          "--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
@@ -91,7 +90,7 @@ def workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
                 pytest.fail("gunicorn did not start: " + server.stderr.read())
             time.sleep(0.2)
     try:
-        yield base, tmp_path / "scorekeeper.sqlite"
+        yield base, database_url
     finally:
         server.terminate()
         try:
@@ -100,7 +99,7 @@ def workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             server.kill()
 
 
-def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[str, Path]) -> None:
+def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[str, str]) -> None:
     base, database = workers
     host = Phone(base)
     host.get("/games/new")
@@ -141,13 +140,15 @@ def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[
         host.get(game)
         assert host.post(f"{game}/hands/{number}", {**tricks, "intent": "score"})[0] == 303
 
-    with sqlite3.connect(database) as connection:
-        reveals = connection.execute(
-            "SELECT hand, count(*) FROM event WHERE kind = 'reveal' GROUP BY hand ORDER BY hand").fetchall()
-    assert reveals == [(number, 1) for number in range(1, HANDS + 1)]
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        reveals = connection.exec_driver_sql(
+            "SELECT hand, count(*) FROM event WHERE kind = 'reveal' GROUP BY hand ORDER BY hand").all()
+    engine.dispose()
+    assert [tuple(row) for row in reveals] == [(number, 1) for number in range(1, HANDS + 1)]
 
 
-def test_open_streams_do_not_hold_the_workers(workers: tuple[str, Path]) -> None:
+def test_open_streams_do_not_hold_the_workers(workers: tuple[str, str]) -> None:
     """300 phones keep their live-update streams open; pages still answer at once."""
     base, _ = workers
     host = Phone(base)

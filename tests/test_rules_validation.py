@@ -206,6 +206,7 @@ def test_an_unfinished_hand_is_checked_as_far_as_it_goes() -> None:
         (Table("modern", tuple("ABCDEFGHI")), ["The modern rules are for 2 to 8 players, not 9."]),
         (Table("classic", ("Anne", "Anne")), ["Anne: each player needs a different name."]),
         (Table("classic", ("Anne", " ")), ["Every player needs a name."]),
+        (Table("classic", ("An\x00ne", "Ben")), ["A name cannot contain control characters."]),
         (Table("classic", ("A", "B"), Options(scoring="rascal")),
          ["Rascal's scoring, cannonball, advanced cards and wagers are options of the modern rules only."]),
         (Table("modern", ("A", "B"), Options(cannonball=True)), ["Cannonball goes with Rascal's scoring only."]),

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 
-from scorekeeper import create_app, games
+from scorekeeper import games
 from scorekeeper.extensions import db
+from tests.conftest import make_app
 
 TOKEN = re.compile(r'(name="csrf_token" value="|"X-CSRFToken": ")[^"]+')
 VERSION = re.compile(r'(data-version="|data: |data-count-ms=")\d+')
@@ -40,13 +40,9 @@ def first_events(client: FlaskClient, path: str) -> str:
 
 
 @pytest.fixture
-def table(tmp_path: Path):  # noqa: ANN201
+def table(database_url: str):  # noqa: ANN201
     """A game with a host, Anne and Ben on phones, a viewer and a stranger."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "REVEAL_COUNT_SECONDS": 600,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'secret.sqlite'}"})
-    with app.app_context():
-        upgrade()
+    app = make_app(database_url, REVEAL_COUNT_SECONDS=600)
     host, anne, ben, viewer, stranger = (app.test_client() for _ in range(5))
     created = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben", "Cara"]})
     url = created.headers["Location"]
@@ -201,11 +197,8 @@ def test_a_change_during_the_count_starts_it_again(table) -> None:  # noqa: ANN0
     assert phase == "counting" and restarted > first
 
 
-def test_problems_go_to_the_phones_concerned_when_all_are_done(tmp_path: Path) -> None:
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "REVEAL_COUNT_SECONDS": 0,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'done.sqlite'}"})
-    with app.app_context():
-        upgrade()
+def test_problems_go_to_the_phones_concerned_when_all_are_done(database_url: str) -> None:
+    app = make_app(database_url)
     host, anne, ben = (app.test_client() for _ in range(3))
     url = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]}).headers["Location"]
     host.post(f"{url}/hands/1/cards", data={"cards": 2})

@@ -478,17 +478,11 @@ def test_the_browser_language_is_the_default(client: FlaskClient) -> None:
 
 
 @pytest.fixture
-def protected_client(tmp_path) -> FlaskClient:  # noqa: ANN001
+def protected_client(database_url: str) -> FlaskClient:
     """A client of an app with CSRF protection on, as in production."""
-    from flask_migrate import upgrade
+    from tests.conftest import make_app
 
-    from scorekeeper import create_app
-
-    app = create_app({"TESTING": True, "SECRET_KEY": "test",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}"})
-    with app.app_context():
-        upgrade()
-    return app.test_client()
+    return make_app(database_url, WTF_CSRF_ENABLED=True).test_client()
 
 
 def test_state_changes_need_the_csrf_token(protected_client: FlaskClient) -> None:
