@@ -1,0 +1,145 @@
+"""Kill the server outright at random moments during a game: every acknowledged entry is there after the restart."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from sqlalchemy import create_engine
+
+from tests.test_race import Phone, free_port
+
+PLAYERS = ["Anne", "Ben", "Cara", "Dan"]
+KILLS = 5
+
+
+class Server:
+    """The production server (gunicorn, several workers) in its own process group, so it can die whole."""
+
+    def __init__(self, instance: Path, database_url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "DATABASE_URL": database_url,
+                    "SCOREKEEPER_REVEAL_SECONDS": "0", "WEB_CONCURRENCY": "2"}
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
+             "--bind", f"127.0.0.1:{self.port}", "scorekeeper:create_app()"],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.base + "/", timeout=2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not come back")
+
+    def kill(self) -> None:
+        """SIGKILL to the master and every worker at once: no clean shutdown of anything."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.kill()
+
+
+def until_acknowledged(phone: Phone, path: str, data: dict, page: str) -> bool:
+    """Send a write until the server answers; True if it acknowledged it (303).
+
+    After a try that died with the server, a refusal may mean the write had already
+    been stored (the last bid reveals the hand): that write counts as unacknowledged.
+    """
+    interrupted = False
+    while True:
+        try:
+            phone.get(page)
+            status, _ = phone.post(path, data)
+        except (OSError, http.client.HTTPException):
+            interrupted = True
+            time.sleep(0.05)
+            continue
+        if status == 303:
+            return True
+        if status >= 500:
+            interrupted = True
+            time.sleep(0.05)
+            continue
+        if interrupted:
+            return False
+        raise AssertionError(f"{path} {data} was refused with {status}")
+
+
+def test_acknowledged_entries_survive_a_killed_server(tmp_path: Path, database_url: str) -> None:
+    server = Server(tmp_path, database_url)
+    server.start()
+    host = Phone(server.base)
+    host.get("/games/new")
+    status, game = host.post("/games/new", {"ruleset": "classic", "player": PLAYERS})
+    assert status == 303
+    acknowledged_bids: dict[tuple[int, int], int] = {}
+    acknowledged_hands: dict[int, list[int]] = {}
+    stop = threading.Event()
+    rng = random.Random(20261122)
+
+    kills = []
+
+    def killer() -> None:
+        for _ in range(KILLS):
+            if stop.wait(rng.uniform(0.3, 1.2)):
+                return
+            server.kill()
+            kills.append(time.monotonic())
+            server.start()
+
+    chaos = threading.Thread(target=killer)
+    chaos.start()
+    try:
+        number = 0
+        while chaos.is_alive() or number < 3:
+            number += 1
+            if number > 10:
+                break
+            bids = [rng.randint(0, number) for _ in PLAYERS]
+            for seat, bid in enumerate(bids):
+                if until_acknowledged(host, f"{game}/hands/{number}/bid", {"seat": seat, "bid": bid}, game):
+                    acknowledged_bids[(number, seat)] = bid
+            tricks = [number] + [0] * (len(PLAYERS) - 1)
+            if until_acknowledged(host, f"{game}/hands/{number}",
+                                  {**{f"tricks-{s}": t for s, t in enumerate(tricks)}, "intent": "score"}, game):
+                acknowledged_hands[number] = tricks
+    finally:
+        stop.set()
+        chaos.join()
+    # The server really died under the game, more than once.
+    assert len(kills) >= 3, kills
+
+    server.kill()
+    server.start()
+    try:
+        engine = create_engine(database_url)
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql(
+                "SELECT hand.number, entry.position, entry.bid, entry.tricks, hand.phase "
+                "FROM entry JOIN hand ON entry.hand_id = hand.id").all()
+        engine.dispose()
+        stored = {(n, position): (bid, tricks, phase) for n, position, bid, tricks, phase in rows}
+        for (n, seat), bid in acknowledged_bids.items():
+            assert stored[(n, seat)][0] == bid, f"hand {n}, seat {seat}: bid lost"
+        for n, tricks in acknowledged_hands.items():
+            assert [stored[(n, seat)][1] for seat in range(len(PLAYERS))] == tricks, f"hand {n}: tricks lost"
+            assert stored[(n, 0)][2] == "scored"
+        assert len(acknowledged_hands) >= 3
+    finally:
+        server.stop()
