@@ -49,7 +49,10 @@
 
   // Panels the player has open stay open when the page is redrawn under them.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "main") {
+    // Only under a live refresh: after the player's own tap the page shows its answer as sent.
+    var config = event.detail.requestConfig || {};
+    var live = config.headers && config.headers["X-Live-Refresh"];
+    if (live && event.detail.target && event.detail.target.id === "main") {
       openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
     }
   });
@@ -80,7 +83,7 @@
     };
     var live = document.getElementById("live");
     var url = live && live.dataset.page ? live.dataset.page : window.location.pathname;
-    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML" }).then(done, done);
+    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML", headers: { "X-Live-Refresh": "1" } }).then(done, done);
   }
 
   function onChanged(version) {
