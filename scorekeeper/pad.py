@@ -335,7 +335,7 @@ def check_claims(pad: Pad, with_totals: bool = True) -> list[Problem]:
     Totals are only comparable when every hand was read, hence `with_totals`.
     """
     problems = []
-    for hand, (number, claimed) in zip(pad.hands, pad.claimed_points.items()):
+    for hand, (number, claimed) in zip(pad.hands, pad.claimed_points.items(), strict=True):
         if not hand.finished:
             continue
         given = rules.score_hand(pad.table, hand)

@@ -84,7 +84,7 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
     phones["Dan"].locator(".numpad.mine button[value='0']").click()
     expect(phones["Anne"].locator(".yoho-count")).to_be_visible()
     screenshot(phones["Anne"], "12-yo-ho-ho")
-    for name, page in phones.items():
+    for page in phones.values():
         expect(page.get_by_role("heading", name="The bids")).to_be_visible(timeout=10_000)
         for other, bid in BIDS.items():
             expect(page.locator(".status-list li", has_text=other).locator(".bid-big")).to_have_text(str(bid))
@@ -108,7 +108,7 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
     phones["Anne"].get_by_role("button", name="My result is complete").click()
 
     # The scores appear on every phone and on the big screen.
-    for name, page in phones.items():
+    for page in phones.values():
         expect(page.get_by_role("heading", name="Hand 2 of 10")).to_be_visible(timeout=10_000)
         expect(page.locator(".leaderboard tbody tr", has_text="Anne").locator(".total")).to_have_text("40")
         expect(page.locator(".leaderboard tbody tr", has_text="Ben").locator(".total")).to_have_text("30")

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import html
 import json
-from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 from flask import Flask
