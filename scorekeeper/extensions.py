@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, g, has_request_context, request, session
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -22,6 +23,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(directory=str(PACKAGE_DIR / "migrations"), render_as_batch=True)
 babel = Babel()
 csrf = CSRFProtect()
+compress = Compress()
 
 
 def select_locale() -> str | None:
@@ -81,3 +83,11 @@ def init_app(app: Flask) -> None:
         default_translation_directories=str(PACKAGE_DIR / "translations"),
     )
     csrf.init_app(app)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    # Static files are sent as streams, so streams are compressed; live-update streams
+    # (text/event-stream) are left out of the types below, so each event leaves at once.
+    app.config.setdefault("COMPRESS_MIMETYPES", [
+        "text/html", "text/css", "text/csv", "text/javascript", "application/javascript",
+        "application/json", "image/svg+xml",
+    ])
+    compress.init_app(app)

@@ -98,6 +98,14 @@ def new_game(host: Phone) -> str:
 def test_acknowledged_entries_survive_a_killed_server(tmp_path: Path, database_url: str) -> None:
     server = Server(tmp_path, database_url)
     server.start()
+    try:
+        check_killed_server(server, database_url)
+    finally:
+        server.stop()
+
+
+def check_killed_server(server: Server, database_url: str) -> None:
+    """Play games while the server is killed again and again; then look for every acknowledged write."""
     host = Phone(server.base)
     acknowledged_bids: dict[tuple[str, int, int], int] = {}
     acknowledged_hands: dict[tuple[str, int], list[int]] = {}
@@ -136,19 +144,16 @@ def test_acknowledged_entries_survive_a_killed_server(tmp_path: Path, database_u
 
     server.kill()
     server.start()
-    try:
-        engine = create_engine(database_url)
-        with engine.connect() as connection:
-            rows = connection.exec_driver_sql(
-                "SELECT game.public_id, hand.number, entry.position, entry.bid, entry.tricks, hand.phase "
-                "FROM entry JOIN hand ON entry.hand_id = hand.id JOIN game ON hand.game_id = game.id").all()
-        engine.dispose()
-        stored = {(g, n, position): (bid, tricks, phase) for g, n, position, bid, tricks, phase in rows}
-        for (g, n, seat), bid in acknowledged_bids.items():
-            assert stored[(g, n, seat)][0] == bid, f"game {g}, hand {n}, seat {seat}: bid lost"
-        for (g, n), tricks in acknowledged_hands.items():
-            assert [stored[(g, n, seat)][1] for seat in range(len(PLAYERS))] == tricks, f"hand {n}: tricks lost"
-            assert stored[(g, n, 0)][2] == "scored"
-        assert len(acknowledged_hands) >= 3
-    finally:
-        server.stop()
+    engine = create_engine(database_url)
+    with engine.connect() as connection:
+        rows = connection.exec_driver_sql(
+            "SELECT game.public_id, hand.number, entry.position, entry.bid, entry.tricks, hand.phase "
+            "FROM entry JOIN hand ON entry.hand_id = hand.id JOIN game ON hand.game_id = game.id").all()
+    engine.dispose()
+    stored = {(g, n, position): (bid, tricks, phase) for g, n, position, bid, tricks, phase in rows}
+    for (g, n, seat), bid in acknowledged_bids.items():
+        assert stored[(g, n, seat)][0] == bid, f"game {g}, hand {n}, seat {seat}: bid lost"
+    for (g, n), tricks in acknowledged_hands.items():
+        assert [stored[(g, n, seat)][1] for seat in range(len(PLAYERS))] == tricks, f"hand {n}: tricks lost"
+        assert stored[(g, n, 0)][2] == "scored"
+    assert len(acknowledged_hands) >= 3

@@ -517,3 +517,19 @@ def test_a_too_large_import_is_refused_in_words(client: FlaskClient) -> None:
     response = client.post("/games/import", data=b"[" + b"1," * 600_000 + b"1]", content_type="application/json")
     assert response.status_code == 413
     assert response.json == {"problems": ["That file is too large for a pad file."]}
+
+
+def test_pages_and_static_files_are_compressed_but_live_streams_are_not(client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    for path in (url, "/static/htmx-2.0.11.min.js", "/static/app.css"):
+        response = client.get(path, headers={"Accept-Encoding": "br, gzip"})
+        assert response.headers.get("Content-Encoding") == "br", path
+        assert "Accept-Encoding" in response.headers["Vary"]
+    # A browser without brotli still gets a compressed page (and static files, sent as streams, deflated).
+    assert client.get(url, headers={"Accept-Encoding": "gzip, deflate"}).headers["Content-Encoding"] == "gzip"
+    older = client.get("/static/app.js", headers={"Accept-Encoding": "gzip, deflate"})
+    assert older.headers.get("Content-Encoding") == "deflate"
+    stream = client.get(f"{url}/events", headers={"Accept-Encoding": "br, gzip"}, buffered=False)
+    assert stream.headers.get("Content-Encoding") is None
+    assert next(iter(stream.response)).startswith(b"retry:")
+    stream.close()
