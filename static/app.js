@@ -47,12 +47,13 @@
   var behind = false;
   var openPanels = null;
 
-  // Panels the player has open stay open when the page is redrawn under them.
+  // Panels the player has open stay open when the page is redrawn under them: by a live
+  // refresh or an autosave (both send X-Keep-Open), not after the player's own tap.
   document.addEventListener("htmx:beforeSwap", function (event) {
     // Only under a live refresh: after the player's own tap the page shows its answer as sent.
     var config = event.detail.requestConfig || {};
-    var live = config.headers && config.headers["X-Live-Refresh"];
-    if (live && event.detail.target && event.detail.target.id === "main") {
+    var keep = config.headers && config.headers["X-Keep-Open"];
+    if (keep && event.detail.target && event.detail.target.id === "main") {
       openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
     }
   });
@@ -83,7 +84,7 @@
     };
     var live = document.getElementById("live");
     var url = live && live.dataset.page ? live.dataset.page : window.location.pathname;
-    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML", headers: { "X-Live-Refresh": "1" } }).then(done, done);
+    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML", headers: { "X-Keep-Open": "1" } }).then(done, done);
   }
 
   function onChanged(version) {

@@ -71,7 +71,7 @@ def enter_results(page, plan: dict[str, dict]) -> None:  # noqa: ANN001
             page.fill(f"#tricks-{seat}", str(wanted))
         for kind, count in plan[player]["bonuses"].items():
             card = page.locator(f"#player-{seat}")
-            if not card.locator("details.bonuses").get_attribute("open") is not None:
+            if card.locator("details.bonuses").get_attribute("open") is None:
                 card.locator("details.bonuses summary").click()
             if kind == "skull_king_by_mermaid":
                 page.check(f"#{kind}-{seat}")
