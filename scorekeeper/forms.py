@@ -11,7 +11,6 @@ from .rules import N_, Entry, Hand, Options, Problem, Table
 
 MAX_NAME = 40
 MAX_SEATS = 8
-CAPTURE_COUNTS = (rules.PIRATES_BY_SKULL_KING, rules.MERMAIDS_BY_PIRATE, rules.STANDARD_FOURTEENS)
 CAPTURE_TOGGLES = (rules.SKULL_KING_BY_MERMAID, rules.BLACK_FOURTEEN)
 
 

@@ -50,14 +50,6 @@ def import_as_host(client: FlaskClient, doc: dict) -> str:
     return response.headers["Location"].replace("http://localhost", "")
 
 
-def stored_game(app: Flask, url: str) -> Game:
-    """The game behind a URL, from the database."""
-    with app.app_context():
-        game = games.find_game(url.rsplit("/", 1)[-1])
-        assert game is not None
-        return game
-
-
 def text(response) -> str:  # noqa: ANN001
     """A response's body as text."""
     return response.get_data(as_text=True)
