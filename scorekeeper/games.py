@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from . import rules
 from .extensions import db
-from .models import EntryRecord, Event, Game, HandRecord, Seat, utcnow
+from .models import EntryRecord, Event, Game, HandRecord, Seat, new_join_code, utcnow
 from .pad import Pad, options_document, write_pad
 from .rules import Entry, Hand, Options, Table
 
@@ -82,9 +82,17 @@ def find_game_by_code(code: str) -> Game | None:
     return db.session.scalar(select(Game).where(Game.join_code == code))
 
 
+def unused_join_code() -> str:
+    """A join code no stored game has: with many games stored, a random one may be taken."""
+    while True:
+        code = new_join_code()
+        if find_game_by_code(code) is None:
+            return code
+
+
 def create_game(table: Table) -> Game:
     """Store a new game for a valid table and open its first hand."""
-    game = Game(ruleset=table.ruleset, options=options_document(table))
+    game = Game(ruleset=table.ruleset, options=options_document(table), join_code=unused_join_code())
     game.seats = [Seat(position=i, name=name) for i, name in enumerate(table.players)]
     db.session.add(game)
     open_next_hand(game, table)

@@ -46,16 +46,56 @@
   var latest = null;
   var behind = false;
   var openPanels = null;
+  var keepSwap = false;
+
+  // Values the player changed that no page from the server has shown yet. A redraw under
+  // the player (autosave, live refresh) must not take them back, nor the save they wait for.
+  var unsaved = {};
+
+  function valueOf(input) {
+    return input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
+  }
+
+  function remember(event) {
+    var input = event.target;
+    if (!input.id || !input.form || input.type === "hidden" || !input.closest("#main")) return;
+    unsaved[input.id] = valueOf(input);
+  }
+  document.addEventListener("input", remember, true);
+  document.addEventListener("change", remember, true);
+
+  function restoreUnsaved() {
+    Object.keys(unsaved).forEach(function (id) {
+      var wanted = unsaved[id];
+      var input = document.getElementById(id);
+      delete unsaved[id];
+      if (!input || !input.form || typeof valueOf(input) !== typeof wanted || valueOf(input) === wanted) return;
+      if (typeof wanted === "boolean") input.checked = wanted;
+      else input.value = wanted;
+      changed(input);  // schedules the save again, from the new form
+    });
+  }
+
+  function versionIn(html) {
+    var found = /id="live"[^>]*data-version="(\d+)"/.exec(html || "");
+    return found ? parseInt(found[1], 10) : null;
+  }
 
   // Panels the player has open stay open when the page is redrawn under them: by a live
   // refresh or an autosave (both send X-Keep-Open), not after the player's own tap.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    // Only under a live refresh: after the player's own tap the page shows its answer as sent.
+    if (!event.detail.target || event.detail.target.id !== "main") return;
     var config = event.detail.requestConfig || {};
-    var keep = config.headers && config.headers["X-Keep-Open"];
-    if (keep && event.detail.target && event.detail.target.id === "main") {
-      openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
+    keepSwap = Boolean(config.headers && config.headers["X-Keep-Open"]);
+    if (!keepSwap) return;
+    // A redraw answered before a newer one never takes the page back in time.
+    var incoming = versionIn(event.detail.serverResponse);
+    var shown = renderedVersion();
+    if (incoming !== null && shown !== null && incoming < shown) {
+      event.detail.shouldSwap = false;
+      return;
     }
+    openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "main") return;
@@ -64,6 +104,13 @@
       if (details) details.open = true;
     });
     openPanels = null;
+    if (!keepSwap) unsaved = {};
+  });
+  // After the settle, when htmx listens on the new form, so that a restored value is saved.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "main") return;
+    if (keepSwap) restoreUnsaved();
+    keepSwap = false;
   });
 
   // Every change makes an event, so refreshing whenever the page is behind converges

@@ -96,6 +96,18 @@ def test_new_game_starts_at_hand_one_with_the_chosen_dealer(client: FlaskClient,
         assert [s.name for s in game.seats] == ["Ben", "Cara", "Anne"]
 
 
+def test_a_new_game_never_takes_a_join_code_in_use(client: FlaskClient, app: Flask,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    first = new_game(client, ["Anne", "Ben"])
+    with app.app_context():
+        taken = games.find_game(first.rsplit("/", 1)[-1]).join_code
+    drawn = iter([taken, taken, "ACDEFG"])
+    monkeypatch.setattr(games, "new_join_code", lambda: next(drawn))
+    second = new_game(client, ["Cara", "Dan"])
+    with app.app_context():
+        assert games.find_game(second.rsplit("/", 1)[-1]).join_code == "ACDEFG"
+
+
 def test_modern_options_set_the_hands(client: FlaskClient, app: Flask) -> None:
     url = new_game(client, ["Anne", "Ben"], "modern", rounds="whirlpool", scoring="rascal",
                    cannonball="on", advanced_cards="on", rascal_wagers="on")
