@@ -54,10 +54,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from . import extensions, models, views  # noqa: F401  (models register their tables)
+    from . import assets, extensions, models, views  # noqa: F401  (models register their tables)
 
     extensions.init_app(app)
     views.init_app(app)
+    assets.init_app(app)
     return app
 
 

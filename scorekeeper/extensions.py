@@ -84,8 +84,8 @@ def init_app(app: Flask) -> None:
     )
     csrf.init_app(app)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    # Static files are sent as streams, so streams are compressed; live-update streams
-    # (text/event-stream) are left out of the types below, so each event leaves at once.
+    # Pages are compressed as they are sent (static files come compressed already, see assets.py);
+    # live-update streams (text/event-stream) are left out of the types below, so each event leaves at once.
     app.config.setdefault("COMPRESS_MIMETYPES", [
         "text/html", "text/css", "text/csv", "text/javascript", "application/javascript",
         "application/json", "image/svg+xml",

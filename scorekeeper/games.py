@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any, Iterable
 
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from . import rules
 from .extensions import db
@@ -67,7 +68,9 @@ def find_game(public_id: str, for_update: bool = False) -> Game | None:
     if not PUBLIC_ID.fullmatch(public_id):
         # No game has such an id; and some databases refuse characters like NUL outright.
         return None
-    query = select(Game).where(Game.public_id == public_id)
+    # A page needs the whole game: three queries, not one per hand.
+    query = select(Game).where(Game.public_id == public_id).options(
+        selectinload(Game.seats), selectinload(Game.hands).selectinload(HandRecord.entries))
     if for_update:
         # Every write to a game goes through this lock, so two phones writing at
         # once are serialized (on SQLite the write transaction does the same).

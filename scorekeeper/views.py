@@ -10,6 +10,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any, Sequence
 
 from babel.lists import format_list
@@ -383,11 +384,16 @@ def game_page(game: Game, me: Visitor, status: int = 200, problems: list[Problem
 
 def join_qr(game: Game) -> str:
     """The join link as an inline SVG QR code."""
+    return qr_svg(url_for("pages.join", public_id=game.public_id, _external=True))
+
+
+@lru_cache(maxsize=1024)
+def qr_svg(text: str) -> str:
+    """`text` as an SVG QR code; kept, since the host's page is redrawn on every change."""
     import qrcode
     import qrcode.image.svg
 
-    url = url_for("pages.join", public_id=game.public_id, _external=True)
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
     return image.to_string(encoding="unicode")
 
 

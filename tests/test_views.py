@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,6 +82,23 @@ def test_the_static_htmx_is_served(client: FlaskClient) -> None:
     response = client.get("/static/htmx-2.0.11.min.js")
     assert response.status_code == 200
     assert b"htmx" in response.data[:2000]
+
+
+def test_static_files_are_minified_and_kept_for_good_under_their_fingerprint(client: FlaskClient) -> None:
+    page = text(client.get("/"))
+    address = re.search(r'href="(/static/app\.css\?v=[0-9a-f]{16})"', page).group(1)
+    response = client.get(address)
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    stylesheet = response.get_data(as_text=True)
+    assert "/*" not in stylesheet and ".leaderboard" in stylesheet
+    assert len(stylesheet) < len((Path(client.application.static_folder) / "app.css").read_text())
+    # Without the fingerprint the browser asks again each time, and an unchanged file costs nothing.
+    unversioned = client.get("/static/app.css")
+    assert "no-cache" in unversioned.headers["Cache-Control"]
+    again = client.get("/static/app.css", headers={"If-None-Match": unversioned.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    for missing in ("/static/nothing.css", "/static/../pyproject.toml", "/static/%2e%2e/README.md"):
+        assert client.get(missing).status_code == 404, missing
 
 
 # --- new game ------------------------------------------------------------------------
@@ -529,10 +547,10 @@ def test_pages_and_static_files_are_compressed_but_live_streams_are_not(client: 
         response = client.get(path, headers={"Accept-Encoding": "br, gzip"})
         assert response.headers.get("Content-Encoding") == "br", path
         assert "Accept-Encoding" in response.headers["Vary"]
-    # A browser without brotli still gets a compressed page (and static files, sent as streams, deflated).
+    # A browser without brotli still gets everything compressed.
     assert client.get(url, headers={"Accept-Encoding": "gzip, deflate"}).headers["Content-Encoding"] == "gzip"
     older = client.get("/static/app.js", headers={"Accept-Encoding": "gzip, deflate"})
-    assert older.headers.get("Content-Encoding") == "deflate"
+    assert older.headers.get("Content-Encoding") == "gzip"
     stream = client.get(f"{url}/events", headers={"Accept-Encoding": "br, gzip"}, buffered=False)
     assert stream.headers.get("Content-Encoding") is None
     assert next(iter(stream.response)).startswith(b"retry:")
