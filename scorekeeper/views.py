@@ -784,6 +784,8 @@ def init_app(app: Flask) -> None:
         ruleset_blurb=ruleset_blurb,
         round_name=round_name,
         current_locale=lambda: str(get_locale() or "en"),
+        # Each language in its own words, so everyone finds theirs.
+        language_names=(("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano")),
     )
 
     @app.after_request

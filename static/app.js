@@ -33,6 +33,14 @@
     }
   });
 
+  // The header stays while htmx swaps pages under it: send the page being shown now.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.classList && form.classList.contains("language") && form.elements.next) {
+      form.elements.next.value = window.location.pathname + window.location.search;
+    }
+  });
+
   // Live updates: the page names its game's event stream; each newer version refreshes the page.
   var source = null;
   var sourceUrl = null;

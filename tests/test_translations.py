@@ -1,0 +1,179 @@
+"""German, French and Italian are complete: every message translated, and no English left on the pages."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.checkers import python_format
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+LANGUAGES = ("de", "fr", "it")
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None}
+
+
+def catalog(language: str):  # noqa: ANN201
+    """The .po catalog of `language`."""
+    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def message_ids() -> set[str]:
+    """Every message the code and the templates use, extracted afresh."""
+    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
+    found = set()
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
+        found.add(message[0] if isinstance(message, tuple) else message)
+    return found
+
+
+def test_the_template_holds_every_message_of_the_code() -> None:
+    with open(TRANSLATIONS / "messages.pot", "rb") as handle:
+        template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(handle) if m.id}
+    assert message_ids() - template == set(), "run pybabel extract (see README) and translate"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated_with_the_same_placeholders(language: str) -> None:
+    po = catalog(language)
+    missing = []
+    for message in po:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            missing.append(message.id)
+        python_format(po, message)  # raises on a placeholder that differs
+    assert missing == []
+    ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in po if m.id}
+    assert message_ids() - ids == set()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compiled_catalog_matches_its_source(language: str) -> None:
+    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo", "rb") as handle:
+        compiled = {plain(m.id): plain(m.string) for m in read_mo(handle) if m.id}
+    source = {plain(m.id): plain(m.string) for m in catalog(language) if m.id}
+    assert compiled == source, "run pybabel compile -d scorekeeper/translations"
+
+
+def plain(value: str | tuple | list) -> str | tuple:
+    """A message id or string, plurals as a tuple whichever reader gave them."""
+    return tuple(value) if isinstance(value, (tuple, list)) else value
+
+
+class Texts(HTMLParser):
+    """What a reader meets on a page: text, and the names and hints in attributes."""
+
+    SPOKEN = ("aria-label", "title", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.skip = 0
+        self.lang = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self.skip += 1
+        values = dict(attrs)
+        if tag == "html":
+            self.lang = values.get("lang") or ""
+        self.texts.extend(v.strip() for k, v in attrs if k in self.SPOKEN and v and v.strip())
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self.skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip and data.strip():
+            self.texts.append(" ".join(data.split()))
+
+
+def english_patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
+    """Each English message the language translates differently, as a pattern of a whole text."""
+    patterns = []
+    for message in catalog(language):
+        if not message.id:
+            continue
+        for english, translated in zip(
+                message.id if isinstance(message.id, tuple) else (message.id,),
+                message.string if isinstance(message.string, tuple) else (message.string,), strict=True):
+            if english == translated or len(english) < 3:
+                continue
+            parts = re.split(r"%\(\w+\)[sd]", english)
+            patterns.append((english, re.compile(".+?".join(re.escape(" ".join(p.split())) for p in parts))))
+    return patterns
+
+
+def visit_every_kind_of_page(app: Flask, language: str) -> dict[str, str]:
+    """Walk through a game as host and phone in `language`; return each page's HTML."""
+    host, phone = app.test_client(), app.test_client()
+    for browser in (host, phone):
+        browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = f"{language},en;q=0.5"
+    pages = {"home": host.get("/").get_data(as_text=True),
+             "new game": host.get("/games/new").get_data(as_text=True),
+             "new game refused": host.post("/games/new", data={"ruleset": "classic", "player": ["Anne"]})
+             .get_data(as_text=True),
+             "not found": host.get("/games/nothing-here").get_data(as_text=True)}
+    game = host.post("/games/new", data={"ruleset": "modern", "player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    pages["host: bids"] = host.get(game).get_data(as_text=True)
+    pages["join"] = phone.get(f"{game}/join").get_data(as_text=True)
+    phone.post(f"{game}/join", data={"seat": "0"})
+    phone.post(f"{game}/hands/1/bid", data={"bid": "1"})
+    pages["phone: bids"] = phone.get(game).get_data(as_text=True)
+    for seat in (1, 2):
+        host.post(f"{game}/hands/1/bid", data={"seat": str(seat), "bid": "0"})
+    pages["phone: results"] = phone.get(game).get_data(as_text=True)
+    pages["host: results"] = host.get(game).get_data(as_text=True)
+    pages["host: refused"] = host.post(f"{game}/hands/1", data={
+        "intent": "score", "tricks-0": "1", "tricks-1": "1", "tricks-2": "0"}).get_data(as_text=True)
+    host.post(f"{game}/hands/1", data={"intent": "score", "tricks-0": "1", "tricks-1": "0", "tricks-2": "0"})
+    pages["pad"] = host.get(f"{game}/pad").get_data(as_text=True)
+    pages["big screen"] = host.get(f"{game}/screen").get_data(as_text=True)
+    pages["correction"] = host.get(f"{game}/hands/1").get_data(as_text=True)
+    # A whole game of two hands, brought in from a pad file, to see its end.
+    finished = {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+                "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
+                "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
+                                                   {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)]}
+    imported = host.post("/games/import", json=finished)
+    assert imported.status_code == 201, imported.get_json()
+    host.get(imported.get_json()["host_url"].replace("http://localhost", ""))
+    pages["end"] = host.get(imported.headers["Location"].replace("http://localhost", "") + "/end").get_data(as_text=True)
+    return pages
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pages_in_each_language_leave_no_english(app: Flask, language: str) -> None:
+    patterns = english_patterns(language)
+    leftovers = []
+    for name, html in visit_every_kind_of_page(app, language).items():
+        reader = Texts()
+        reader.feed(html)
+        if name != "not found":
+            assert reader.lang == language, name
+        assert len(reader.texts) > 3, name
+        for text in reader.texts:
+            leftovers.extend(f"{name}: {text!r} ({english!r})" for english, pattern in patterns
+                             if pattern.fullmatch(text))
+    assert leftovers == []
+
+
+def test_the_picked_language_sticks_over_the_browsers(client) -> None:  # noqa: ANN001
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    assert 'lang="fr"' in client.get("/").get_data(as_text=True)
+    response = client.post("/language", data={"language": "it", "next": "/games/new"})
+    assert response.status_code == 303 and response.headers["Location"] == "/games/new"
+    page = client.get("/games/new").get_data(as_text=True)
+    assert 'lang="it"' in page and "Nuova partita" in page
+    # Only this site's own pages, and only the languages there are.
+    assert client.post("/language", data={"language": "xx", "next": "//evil.example"}).headers["Location"] == "/"
+    assert 'lang="it"' in client.get("/").get_data(as_text=True)
