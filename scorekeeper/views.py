@@ -693,6 +693,16 @@ def language():
     return see_other(target)
 
 
+def bids_text(entries: Sequence[rules.Entry]) -> str:
+    """The bids of a hand in one line, to be read out: "Anne 2, Ben 0 and Cara 1"."""
+    return format_list([f"{e.player} {e.bid}" for e in entries], locale=str(get_locale() or "en"))
+
+
+def standings_text(standings: Sequence[Any]) -> str:
+    """The leaderboard in one line, to be read out."""
+    return format_list([f"{s.name} {format_score(s.total)}" for s in standings], locale=str(get_locale() or "en"))
+
+
 def format_score(points: int | None) -> str:
     """A score with a true minus sign, which reads better than a hyphen."""
     if points is None:
@@ -783,6 +793,8 @@ def init_app(app: Flask) -> None:
         ruleset_name=ruleset_name,
         ruleset_blurb=ruleset_blurb,
         round_name=round_name,
+        bids_text=bids_text,
+        standings_text=standings_text,
         current_locale=lambda: str(get_locale() or "en"),
         # Each language in its own words, so everyone finds theirs.
         language_names=(("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano")),

@@ -193,6 +193,48 @@
   document.addEventListener("DOMContentLoaded", pageReady);
   document.addEventListener("htmx:afterSettle", pageReady);
 
+  // A screen reader hears what changed under it: the page marks its news with data-announce,
+  // and a live region that stays put (new live regions are often not read) says what is new.
+  var announced = {};
+  function announce(first) {
+    var news = [];
+    document.querySelectorAll("#main [data-announce]").forEach(function (item) {
+      var key = item.dataset.announce;
+      var text = item.textContent.replace(/\s+/g, " ").trim();
+      if (announced[key] !== text && !first) news.push(text);
+      announced[key] = text;
+    });
+    var problems = document.querySelector("#main .problems");
+    var alert = problems ? problems.textContent.replace(/\s+/g, " ").trim() : "";
+    var urgent = document.getElementById("announce-urgent");
+    var polite = document.getElementById("announce-polite");
+    if (urgent && alert && !first) urgent.textContent = alert;
+    if (polite && news.length) polite.textContent = news.join(" ");
+  }
+  document.addEventListener("DOMContentLoaded", function () { announce(true); });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "main") announce(false);
+  });
+
+  // Keep the screen awake while a game is open, where the browser allows it.
+  var wakeLock = null;
+  function keepAwake() {
+    var inGame = Boolean(document.getElementById("live"));
+    if (!inGame && wakeLock) {
+      wakeLock.release().catch(function () {});
+      wakeLock = null;
+    } else if (inGame && !wakeLock && navigator.wakeLock && document.visibilityState === "visible") {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLock = lock;
+        lock.addEventListener("release", function () { if (wakeLock === lock) wakeLock = null; });
+      }).catch(function () {});
+    }
+  }
+  document.addEventListener("DOMContentLoaded", keepAwake);
+  document.addEventListener("htmx:afterSettle", keepAwake);
+  // The browser lets go of the lock when the page is hidden; take it again on return.
+  document.addEventListener("visibilitychange", keepAwake);
+
   // After htmx swaps the main area, move focus there so keyboards and screen readers follow.
   document.addEventListener("htmx:afterSettle", function (event) {
     var main = document.getElementById("main");
