@@ -16,7 +16,8 @@ from flask import Flask
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 LANGUAGES = ("de", "fr", "it")
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None,
+            "pgettext": ((1, "c"), 2)}
 
 
 def catalog(language: str):  # noqa: ANN201
@@ -59,8 +60,10 @@ def test_every_message_is_translated_with_the_same_placeholders(language: str) -
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_compiled_catalog_matches_its_source(language: str) -> None:
     with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo", "rb") as handle:
-        compiled = {plain(m.id): plain(m.string) for m in read_mo(handle) if m.id}
-    source = {plain(m.id): plain(m.string) for m in catalog(language) if m.id}
+        # The .mo reader gives a message context as bytes.
+        compiled = {(m.context.decode() if isinstance(m.context, bytes) else m.context, plain(m.id)): plain(m.string)
+                    for m in read_mo(handle) if m.id}
+    source = {(m.context, plain(m.id)): plain(m.string) for m in catalog(language) if m.id}
     assert compiled == source, "run pybabel compile -d scorekeeper/translations"
 
 

@@ -1,0 +1,163 @@
+"""Every page and state, in all four languages, checked by axe-core; sizes, zoom and themes looked at."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser import PHONE, screenshot
+
+pytestmark = pytest.mark.browser
+
+# WCAG 2.1 A and AA, the level the app promises.
+WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+FINISHED_PAD = {
+    "format": "skull-king-pad", "version": 1, "ruleset": "modern",
+    "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
+    "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
+                                       {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)],
+}
+
+
+def violations(page) -> list[str]:  # noqa: ANN001
+    """What axe-core finds against WCAG 2.1 AA on the page as it is now, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, options=WCAG_21_AA).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in found]
+
+
+def small_targets(page) -> list[str]:  # noqa: ANN001
+    """Controls a finger would struggle with: smaller than 44 px, links inside running text aside."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll(
+        'button, select, summary, input:not([type=hidden]), a.button, nav a'))
+      .filter(e => e.offsetParent !== null && !e.closest('.sr-only'))
+      .map(e => [e, ((e.type === 'checkbox' || e.type === 'radio') && e.closest('label') || e).getBoundingClientRect()])
+      .filter(([e, r]) => r.height < 43.5 || r.width < 43.5)
+      .map(([e, r]) => `${e.outerHTML.slice(0, 80)} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+
+
+def scrolls_sideways(page) -> bool:  # noqa: ANN001
+    """Whether the page is wider than the screen."""
+    return page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth + 1")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
+def test_every_page_and_state_passes_axe(browser, live_server: str, language: str) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    problems: dict[str, list[str]] = {}
+
+    def check(page, state: str) -> None:  # noqa: ANN001
+        page.wait_for_load_state()
+        found = violations(page) + [f"small target: {t}" for t in small_targets(page)]
+        if scrolls_sideways(page):
+            found.append("the page scrolls sideways")
+        if found:
+            problems[state] = found
+        assert page.evaluate("() => document.documentElement.lang") == language, state
+
+    host_context = browser.new_context(viewport=PHONE, locale=language)
+    host = host_context.new_page()
+    host.goto(live_server + "/")
+    check(host, "home")
+    host.goto(live_server + "/games/new")
+    check(host, "new game")
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host.locator("#problems li").first).to_be_visible()
+    check(host, "new game refused")
+    host.fill("#player-0", "Anne")
+    host.fill("#player-1", "Ben")
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host.locator(".qr svg")).to_be_visible()
+    game = host.url
+    check(host, "host: bids and the QR code")
+
+    phone_context = browser.new_context(viewport=PHONE, locale=language)
+    phone = phone_context.new_page()
+    phone.goto(game + "/join")
+    check(phone, "phone: join")
+    phone.locator("button.seat-choice", has_text="Anne").click()
+    expect(phone.locator(".numpad.mine")).to_be_visible()
+    check(phone, "phone: bidding")
+    phone.locator(".numpad.mine button[value='1']").click()
+    expect(phone.locator(".numpad.mine button[aria-pressed=true]")).to_have_count(1)
+    check(phone, "phone: ready")
+
+    host.locator("#bidder-1 summary").click()
+    check(host, "host: bidding for a player")
+    host.locator("#bidder-1 .numpad button[value='0']").click()
+    expect(host.locator("form.results")).to_be_visible()
+    check(host, "host: results")
+    expect(phone.locator(".quick")).to_be_visible()
+    check(phone, "phone: results")
+    phone.locator("details.bonuses summary").click()
+    check(phone, "phone: bonus cards open")
+
+    host.fill("#tricks-0", "1")
+    host.fill("#tricks-1", "1")
+    host.locator("button[name=intent][value=score]").click()
+    expect(host.locator("#problems li").first).to_be_visible()
+    check(host, "host: a hand refused")
+    host.fill("#tricks-1", "0")
+    host.locator("button[name=intent][value=score]").click()
+    expect(host.locator("#bidder-0")).to_be_visible()
+    check(host, "host: hand 2")
+    host.goto(game + "/pad")
+    check(host, "score pad")
+    host.goto(game + "/screen")
+    check(host, "big screen")
+    host.goto(game + "/hands/1")
+    check(host, "correcting a hand")
+    host.goto(game + "/no-such-page")
+    check(host, "not found")
+
+    imported = host.request.post(live_server + "/games/import", data=json.dumps(FINISHED_PAD),
+                                 headers={"Content-Type": "application/json"})
+    assert imported.status == 201
+    host.goto(imported.json()["host_url"])
+    host.goto(imported.headers["location"] + "/end")
+    check(host, "end")
+    host_context.close()
+    phone_context.close()
+    assert problems == {}, json.dumps(problems, indent=1)
+
+
+@pytest.mark.parametrize("width", [320, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server: str, width: int,  # noqa: ANN001
+                                                           scheme: str) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": width, "height": PHONE["height"]}, color_scheme=scheme,
+                                  locale="en-GB")
+    host = context.new_page()
+    host.goto(live_server + "/games/new")
+    for seat, name in enumerate(("Anne", "Ben", "Cara", "Dan")):
+        host.fill(f"#player-{seat}", name)
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host.locator(".qr svg")).to_be_visible()
+    game = host.url
+    phone = context.browser.new_context(viewport={"width": width, "height": PHONE["height"]},
+                                        color_scheme=scheme, locale="en-GB").new_page()
+    phone.goto(game + "/join")
+    phone.locator("button.seat-choice", has_text="Cara").click()
+    phone.locator(".numpad.mine button[value='1']").click()
+    expect(phone.locator(".numpad.mine button[aria-pressed=true]")).to_have_count(1)
+    assert not scrolls_sideways(phone)
+    screenshot(phone, f"20-bidding-{width}-{scheme}")
+    for seat in (0, 1, 3):
+        host.locator(f"#bidder-{seat} summary").click()
+        host.locator(f"#bidder-{seat} .numpad button[value='0']").click()
+    expect(host.locator("form.results")).to_be_visible()
+    for seat, tricks in enumerate((0, 0, 1, 0)):
+        host.fill(f"#tricks-{seat}", str(tricks))
+    host.locator("button[name=intent][value=score]").click()
+    expect(host.locator("#bidder-0")).to_be_visible()
+    phone.goto(game + "/pad")
+    expect(phone.locator("table.pad")).to_be_visible()
+    assert not scrolls_sideways(phone)
+    screenshot(phone, f"21-pad-{width}-{scheme}")
+    phone.context.close()
+    context.close()

@@ -1,0 +1,74 @@
+"""A hand played with the keyboard alone: two phones join, bid, report and reach the scored pad."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def tab_to(page, selector: str, limit: int = 60) -> None:  # noqa: ANN001
+    """Press Tab until the focused element matches `selector`, as a keyboard user would."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement !== null && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reaches {selector}")
+
+
+def focus_is_on_the_page(page) -> bool:  # noqa: ANN001
+    """After a swap, focus is somewhere in the page's content, not lost on the body."""
+    return page.evaluate("() => document.getElementById('main').contains(document.activeElement)")
+
+
+def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, live_server: str) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    setup = browser.new_context(viewport=PHONE, locale="en-GB")
+    host = setup.new_page()
+    host.goto(live_server + "/games/new")
+    host.fill("#player-0", "Anne")
+    host.fill("#player-1", "Ben")
+    host.keyboard.press("Enter")  # submits the form, as Enter in a text field does
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    join = host.url + "/join"
+
+    phones = {}
+    for seat, (name, bid) in enumerate((("Anne", 1), ("Ben", 0))):
+        page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+        page.goto(join)
+        tab_to(page, f"button.seat-choice[value='{seat}']")
+        page.keyboard.press("Enter")
+        expect(page.get_by_text(f"You are {name}")).to_be_visible()
+        assert focus_is_on_the_page(page)
+        tab_to(page, f".numpad.mine button[value='{bid}']")
+        page.keyboard.press("Enter")
+        phones[name] = page
+    for page in phones.values():
+        # Both bids are in: the count runs and the bids show by themselves.
+        expect(page.get_by_role("heading", name="Your result")).to_be_visible()
+
+    anne, ben = phones["Anne"], phones["Ben"]
+    tab_to(anne, "button[name=intent][value=trick]")
+    anne.keyboard.press("Enter")
+    expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
+    assert focus_is_on_the_page(anne)
+    tab_to(ben, "button[name=intent][value=made]")
+    ben.keyboard.press("Space")
+    expect(ben.get_by_text("Your result is in.")).to_be_visible()
+    tab_to(anne, "button[name=intent][value=done]")
+    anne.keyboard.press("Enter")
+    # The last result scores the hand; the next one opens on every phone.
+    expect(anne.get_by_role("heading", name="Hand 2 of 10")).to_be_visible()
+
+    tab_to(anne, "nav.tabs a[href$='/pad']")
+    anne.keyboard.press("Enter")
+    expect(anne.get_by_role("heading", name="Score pad")).to_be_visible()
+    first_hand = anne.locator("table.pad tbody tr").first
+    expect(first_hand).to_contain_text("20")
+    expect(first_hand).to_contain_text("10")
+    totals = {row.locator("th").inner_text().strip(): row.locator(".total").inner_text().strip()
+              for row in anne.locator(".leaderboard tbody tr").all()}
+    assert totals == {"Anne": "20", "Ben": "10"}
