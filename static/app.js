@@ -91,11 +91,23 @@
 
   // Panels the player has open stay open when the page is redrawn under them: by a live
   // refresh or an autosave (both send X-Keep-Open), not after the player's own tap.
+  // A panel opened while the player's own request was on its way stays open too.
+  var openedAt = {};
+  var requestStarted = 0;
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.tagName === "DETAILS" && details.id) openedAt[details.id] = details.open ? Date.now() : 0;
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function () { requestStarted = Date.now(); });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "main") return;
     var config = event.detail.requestConfig || {};
     keepSwap = Boolean(config.headers && config.headers["X-Keep-Open"]);
-    if (!keepSwap) return;
+    if (!keepSwap) {
+      openPanels = Object.keys(openedAt).filter(function (id) { return openedAt[id] > requestStarted; });
+      return;
+    }
     // A redraw answered before a newer one never takes the page back in time.
     var incoming = versionIn(event.detail.serverResponse);
     var shown = renderedVersion();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -150,6 +151,8 @@ def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server:
     for seat in (0, 1, 3):
         host.locator(f"#bidder-{seat} summary").click()
         host.locator(f"#bidder-{seat} .numpad button[value='0']").click()
+        if seat != 3:
+            expect(host.locator(f"li.bidder:has(#bidder-{seat})")).to_have_class(re.compile("ready"))
     expect(host.locator("form.results")).to_be_visible()
     for seat, tricks in enumerate((0, 0, 1, 0)):
         host.fill(f"#tricks-{seat}", str(tricks))
