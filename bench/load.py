@@ -49,6 +49,7 @@ class Figures:
     delays: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     requests: int = 0
+    finished: int = 0
 
     def add(self, kind: str, seconds: float, hand: int | None = None) -> None:
         """Record one request's latency."""
@@ -183,7 +184,7 @@ class Browser:
         return sent
 
     async def until(self, test, what: str, timeout: float = 120) -> None:  # noqa: ANN001
-        """Wait until the shown page passes `test`."""
+        """Wait until the shown page passes `test`; like a real page, only the live stream moves it on."""
         deadline = time.monotonic() + timeout
         while not test(self.html):
             self.changed.clear()
@@ -193,9 +194,9 @@ class Browser:
                     print(self.html, file=sys.stderr)
                 raise TimeoutError(f"page {self.page} never showed {what} (hand {self.hand}, version {self.version})")
             try:
-                await asyncio.wait_for(self.changed.wait(), min(left, 2.0))
+                await asyncio.wait_for(self.changed.wait(), left)
             except asyncio.TimeoutError:
-                await self.refresh()  # a lost event must not stall the table
+                continue
 
     async def close(self) -> None:
         """Stop listening and forget the cookies."""
@@ -261,6 +262,7 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
             following = f"/hands/{number + 1}/"
             await asyncio.gather(*(phone.until(lambda html: following in html or phone.page.endswith("/end"), "the next hand")
                                    for phone in phones))
+        figures.finished += 1
     except TimeoutError as error:
         figures.errors.append(f"table {index}: {error}")
 
@@ -499,8 +501,10 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         "",
         f"**{args.tables} tables, {phones:,} phones and {args.tables} host screens** played {args.hands} hands each "
         f"in {elapsed:.0f} s: a game that takes a real table about {real_minutes:.0f} minutes, "
-        f"{args.speed:g} times faster. {figures.requests:,} requests, "
-        f"**{figures.requests / elapsed:.0f} requests per second**, {len(figures.errors)} errors.",
+        f"{args.speed:g} times faster. **{figures.finished} of {args.tables} tables finished their game** "
+        f"(a table gives up when a screen waits 2 minutes for a change). {figures.requests:,} requests, "
+        f"**{figures.requests / elapsed:.0f} requests per second**, {len(figures.errors)} errors "
+        f"({sum('HTTP' in e or 'Error(' in e for e in figures.errors)} of them failed requests).",
         "",
         *latency_rows(figures),
         "",
