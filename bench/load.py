@@ -347,7 +347,9 @@ async def first_load(session: aiohttp.ClientSession, base: str, path: str) -> in
         total = len(await response.read())
     async with session.get(base + path, allow_redirects=False, headers={"Accept-Encoding": "identity"}) as response:
         html = (await response.read()).decode()
-    for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+    # What a browser fetches to show the page: stylesheet, scripts, favicon and manifest
+    # (the apple-touch-icon only when the page is added to a home screen).
+    for asset in re.findall(r'<(?:script|link(?! rel="apple-touch-icon"))[^>]*(?:src|href)="(/static/[^"]+)"', html):
         async with session.get(base + asset) as response:
             total += len(await response.read())
     return total
