@@ -695,12 +695,12 @@ def language():
 
 def bids_text(entries: Sequence[rules.Entry]) -> str:
     """The bids of a hand in one line, to be read out: "Anne 2, Ben 0 and Cara 1"."""
-    return format_list([f"{e.player} {e.bid}" for e in entries], locale=str(get_locale() or "en"))
+    return join_names([f"{e.player} {e.bid}" for e in entries])
 
 
 def standings_text(standings: Sequence[Any]) -> str:
     """The leaderboard in one line, to be read out."""
-    return format_list([f"{s.name} {format_score(s.total)}" for s in standings], locale=str(get_locale() or "en"))
+    return join_names([f"{s.name} {format_score(s.total)}" for s in standings])
 
 
 def format_score(points: int | None) -> str:

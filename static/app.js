@@ -130,6 +130,7 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.detail.target || event.detail.target.id !== "main") return;
     if (keepSwap) restoreUnsaved();
+    announce(keepSwap ? "redraw" : "reply");
     keepSwap = false;
   });
 
@@ -207,26 +208,28 @@
 
   // A screen reader hears what changed under it: the page marks its news with data-announce,
   // and a live region that stays put (new live regions are often not read) says what is new.
+  // Problems are said when they change, and again after the player's own tap.
   var announced = {};
-  function announce(first) {
+  function textOf(element) {
+    return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  function announce(when) {
     var news = [];
     document.querySelectorAll("#main [data-announce]").forEach(function (item) {
-      var key = item.dataset.announce;
-      var text = item.textContent.replace(/\s+/g, " ").trim();
-      if (announced[key] !== text && !first) news.push(text);
-      announced[key] = text;
+      var text = textOf(item);
+      if (announced[item.dataset.announce] !== text) news.push(text);
+      announced[item.dataset.announce] = text;
     });
-    var problems = document.querySelector("#main .problems");
-    var alert = problems ? problems.textContent.replace(/\s+/g, " ").trim() : "";
+    var alert = textOf(document.querySelector("#main .problems"));
     var urgent = document.getElementById("announce-urgent");
     var polite = document.getElementById("announce-polite");
-    if (urgent && alert && !first) urgent.textContent = alert;
-    if (polite && news.length) polite.textContent = news.join(" ");
+    if (when !== "load") {
+      if (urgent && alert && (when === "reply" || alert !== announced.problems)) urgent.textContent = alert;
+      if (polite && news.length) polite.textContent = news.join(" ");
+    }
+    announced.problems = alert;
   }
-  document.addEventListener("DOMContentLoaded", function () { announce(true); });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail.target && event.detail.target.id === "main") announce(false);
-  });
+  document.addEventListener("DOMContentLoaded", function () { announce("load"); });
 
   // Keep the screen awake while a game is open, where the browser allows it.
   var wakeLock = null;

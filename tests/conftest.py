@@ -25,6 +25,15 @@ def example_pad() -> dict[str, Any]:
     return json.loads(EXAMPLE_PAD.read_text(encoding="utf-8"))
 
 
+@pytest.fixture
+def finished_pad() -> dict[str, Any]:
+    """A whole game of two hands for two (modern rules, custom rounds): imported, it shows its end."""
+    return {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+            "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
+            "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
+                                               {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)]}
+
+
 # The suite runs on SQLite always; given a PostgreSQL URL here, it runs there instead.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -13,12 +13,6 @@ pytestmark = pytest.mark.browser
 
 # WCAG 2.1 A and AA, the level the app promises.
 WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
-FINISHED_PAD = {
-    "format": "skull-king-pad", "version": 1, "ruleset": "modern",
-    "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
-    "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
-                                       {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)],
-}
 
 
 def violations(page) -> list[str]:  # noqa: ANN001
@@ -45,7 +39,8 @@ def scrolls_sideways(page) -> bool:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
-def test_every_page_and_state_passes_axe(browser, live_server: str, language: str) -> None:  # noqa: ANN001
+def test_every_page_and_state_passes_axe(browser, live_server: str, language: str,  # noqa: ANN001
+                                        finished_pad: dict) -> None:
     from playwright.sync_api import expect
 
     problems: dict[str, list[str]] = {}
@@ -114,7 +109,7 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     host.goto(game + "/no-such-page")
     check(host, "not found")
 
-    imported = host.request.post(live_server + "/games/import", data=json.dumps(FINISHED_PAD),
+    imported = host.request.post(live_server + "/games/import", data=json.dumps(finished_pad),
                                  headers={"Content-Type": "application/json"})
     assert imported.status == 201
     host.goto(imported.json()["host_url"])

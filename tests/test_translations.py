@@ -13,6 +13,8 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 
+from tests.test_views import import_as_host, new_game
+
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 LANGUAGES = ("de", "fr", "it")
@@ -116,7 +118,7 @@ def english_patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
     return patterns
 
 
-def visit_every_kind_of_page(app: Flask, language: str) -> dict[str, str]:
+def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> dict[str, str]:
     """Walk through a game as host and phone in `language`; return each page's HTML."""
     host, phone = app.test_client(), app.test_client()
     for browser in (host, phone):
@@ -126,7 +128,7 @@ def visit_every_kind_of_page(app: Flask, language: str) -> dict[str, str]:
              "new game refused": host.post("/games/new", data={"ruleset": "classic", "player": ["Anne"]})
              .get_data(as_text=True),
              "not found": host.get("/games/nothing-here").get_data(as_text=True)}
-    game = host.post("/games/new", data={"ruleset": "modern", "player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    game = new_game(host, ["Anne", "Ben", "Cara"], "modern")
     pages["host: bids"] = host.get(game).get_data(as_text=True)
     pages["join"] = phone.get(f"{game}/join").get_data(as_text=True)
     phone.post(f"{game}/join", data={"seat": "0"})
@@ -142,23 +144,15 @@ def visit_every_kind_of_page(app: Flask, language: str) -> dict[str, str]:
     pages["pad"] = host.get(f"{game}/pad").get_data(as_text=True)
     pages["big screen"] = host.get(f"{game}/screen").get_data(as_text=True)
     pages["correction"] = host.get(f"{game}/hands/1").get_data(as_text=True)
-    # A whole game of two hands, brought in from a pad file, to see its end.
-    finished = {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
-                "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
-                "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
-                                                   {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)]}
-    imported = host.post("/games/import", json=finished)
-    assert imported.status_code == 201, imported.get_json()
-    host.get(imported.get_json()["host_url"].replace("http://localhost", ""))
-    pages["end"] = host.get(imported.headers["Location"].replace("http://localhost", "") + "/end").get_data(as_text=True)
+    pages["end"] = host.get(import_as_host(host, finished_pad) + "/end").get_data(as_text=True)
     return pages
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_pages_in_each_language_leave_no_english(app: Flask, language: str) -> None:
+def test_pages_in_each_language_leave_no_english(app: Flask, language: str, finished_pad: dict) -> None:
     patterns = english_patterns(language)
     leftovers = []
-    for name, html in visit_every_kind_of_page(app, language).items():
+    for name, html in visit_every_kind_of_page(app, language, finished_pad).items():
         reader = Texts()
         reader.feed(html)
         if name != "not found":
