@@ -11,15 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
 import random
 import re
-import signal
-import socket
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,11 +25,13 @@ import aiohttp
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the server is started by the same helper the tests use
+
+from tests.production import ProductionServer  # noqa: E402
 PLAYERS = 6
 VERSION = re.compile(r'id="live"[^>]*data-version="(\d+)"')
 COUNT = re.compile(r'data-count-ms="(\d+)"')
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
-HAND = re.compile(r"/hands/(\d+)/")
 
 # A real table, in seconds: thinking over a bid, playing one trick, reporting a result, dealing.
 REAL_BID, REAL_TRICK, REAL_REPORT, REAL_DEAL = 15.0, 20.0, 10.0, 30.0
@@ -278,46 +275,6 @@ def write_delays(writes: list[tuple[int, float, int]], browsers: dict[int, list[
     return delays
 
 
-def free_port() -> int:
-    """A free port on the loopback interface."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(instance: Path, database_url: str | None, workers: int) -> tuple[subprocess.Popen, str]:
-    """gunicorn as the Procfile starts it, on 127.0.0.1."""
-    port = free_port()
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "WEB_CONCURRENCY": str(workers)}
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
-         "--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return server, base
-        except OSError:
-            if server.poll() is not None:
-                break
-            time.sleep(0.2)
-    raise RuntimeError("gunicorn did not start")
-
-
-def stop_server(server: subprocess.Popen) -> None:
-    """Stop gunicorn and its workers."""
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-
-
 class MemoryWatch:
     """Peak resident memory of the server's processes, sampled while the load runs."""
 
@@ -385,7 +342,7 @@ async def page_weights(base: str) -> dict[str, int]:
 
 
 async def drive(base: str, tables: int, hands: int, speed: float,
-                memory: MemoryWatch | None) -> tuple[Figures, float, list[Browser]]:
+                memory: MemoryWatch | None) -> tuple[Figures, float]:
     """Play all tables at once; return the figures and how long it took."""
     figures = Figures()
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
@@ -403,12 +360,12 @@ async def drive(base: str, tables: int, hands: int, speed: float,
     elapsed = time.monotonic() - started
     if watching:
         watching.cancel()
-    everyone = [browser for group in browsers.values() for browser in group]
-    for browser in everyone:
-        await browser.close()
+    for group in browsers.values():
+        for browser in group:
+            await browser.close()
     await connector.close()
     figures.delays = write_delays(writes, browsers)
-    return figures, elapsed, everyone
+    return figures, elapsed
 
 
 def fill_stored_games(database_url: str, count: int) -> None:
@@ -441,8 +398,6 @@ def fill_stored_games(database_url: str, count: int) -> None:
             connection.execute(insert(EntryRecord), entries)
             connection.execute(insert(Event), events)
     engine.dispose()
-
-
 
 
 def machine() -> str:
@@ -479,7 +434,7 @@ async def flatness(base: str, database_url: str, stored: int, tables: int, speed
     for wanted in (10, stored):
         fill_stored_games(database_url, wanted - have)
         have = wanted
-        figures, _, _ = await drive(base, tables, 3, speed, None)
+        figures, _ = await drive(base, tables, 3, speed, None)
         writes = [v for kind, values in figures.latencies.items() if kind.startswith("write") for v in values]
         refreshes = figures.latencies.get("live refresh", [])
         rows.append(f"| {wanted:,} | {percentile(writes, .5) * 1000:.1f} | {percentile(writes, .95) * 1000:.1f} | "
@@ -546,15 +501,17 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as instance:
         database_url = args.database_url or f"sqlite:///{instance}/scorekeeper.sqlite"
         args.database_label = "PostgreSQL" if database_url.startswith("postgresql") else "SQLite (WAL)"
-        server, base = start_server(Path(instance), database_url, args.workers)
+        server = ProductionServer(Path(instance), database_url, WEB_CONCURRENCY=str(args.workers))
+        server.start()
+        base = server.base
         try:
             weights = await page_weights(base)
             print("first loads:", {k: f"{v / 1024:.1f} KiB" for k, v in weights.items()}, flush=True)
-            memory = MemoryWatch(server.pid)
-            figures, elapsed, _ = await drive(base, args.tables, args.hands, args.speed, memory)
+            memory = MemoryWatch(server.process.pid)
+            figures, elapsed = await drive(base, args.tables, args.hands, args.speed, memory)
             flat = await flatness(base, database_url, args.stored, args.flat_tables, args.flat_speed) if args.stored else []
         finally:
-            stop_server(server)
+            server.stop()
     section = report(args, figures, elapsed, weights, memory.peak, flat)
     print(section)
     if args.readme:

@@ -3,56 +3,18 @@
 from __future__ import annotations
 
 import http.client
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 from sqlalchemy import create_engine
 
-from tests.test_race import Phone, free_port
+from tests.production import ProductionServer
+from tests.test_race import Phone
 
 PLAYERS = ["Anne", "Ben", "Cara", "Dan"]
 KILLS = 5
-
-
-class Server:
-    """The production server (gunicorn, several workers) in its own process group, so it can die whole."""
-
-    def __init__(self, instance: Path, database_url: str) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "DATABASE_URL": database_url,
-                    "SCOREKEEPER_REVEAL_SECONDS": "0", "WEB_CONCURRENCY": "2"}
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
-             "--bind", f"127.0.0.1:{self.port}", "scorekeeper:create_app()"],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not come back")
-
-    def kill(self) -> None:
-        """SIGKILL to the master and every worker at once: no clean shutdown of anything."""
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.kill()
 
 
 def until_acknowledged(phone: Phone, path: str, data: dict, page: str) -> bool:
@@ -96,7 +58,7 @@ def new_game(host: Phone) -> str:
 
 
 def test_acknowledged_entries_survive_a_killed_server(tmp_path: Path, database_url: str) -> None:
-    server = Server(tmp_path, database_url)
+    server = ProductionServer(tmp_path, database_url, SCOREKEEPER_REVEAL_SECONDS="0", WEB_CONCURRENCY="2")
     server.start()
     try:
         check_killed_server(server, database_url)
@@ -104,7 +66,7 @@ def test_acknowledged_entries_survive_a_killed_server(tmp_path: Path, database_u
         server.stop()
 
 
-def check_killed_server(server: Server, database_url: str) -> None:
+def check_killed_server(server: ProductionServer, database_url: str) -> None:
     """Play games while the server is killed again and again; then look for every acknowledged write."""
     host = Phone(server.base)
     acknowledged_bids: dict[tuple[str, int, int], int] = {}

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
@@ -18,6 +15,8 @@ from typing import Iterator
 
 import pytest
 from sqlalchemy import create_engine
+
+from tests.production import ProductionServer
 
 SEATS = 6
 HANDS = 10
@@ -61,42 +60,15 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def free_port() -> int:
-    """A free port on the loopback interface."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def workers(tmp_path: Path, database_url: str) -> Iterator[tuple[str, str]]:
     """gunicorn with the production settings and several worker processes, on 127.0.0.1."""
-    port = free_port()
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "SCOREKEEPER_REVEAL_SECONDS": "0.3",
-           "WEB_CONCURRENCY": str(WORKERS), "DATABASE_URL": database_url}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
-         "--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/", timeout=2).close()
-            break
-        except OSError:
-            if server.poll() is not None:
-                pytest.fail("gunicorn did not start: " + server.stderr.read())
-            time.sleep(0.2)
+    server = ProductionServer(tmp_path, database_url, SCOREKEEPER_REVEAL_SECONDS="0.3", WEB_CONCURRENCY=str(WORKERS))
+    server.start()
     try:
-        yield base, database_url
+        yield server.base, database_url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        server.stop()
 
 
 def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[str, str]) -> None:
