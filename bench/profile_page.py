@@ -28,7 +28,8 @@ def main() -> None:
                                          "player": [f"P{n}" for n in range(PLAYERS)]}).headers["Location"]
     phone.post(f"{game}/join", data={"seat": 0})
     for number in range(1, 6):
-        for seat in range(PLAYERS):
+        phone.post(f"{game}/hands/{number}/bid", data={"bid": 0})  # a phone's bid is its own
+        for seat in range(1, PLAYERS):
             host.post(f"{game}/hands/{number}/bid", data={"seat": seat, "bid": 0})
         host.get(game)
         host.post(f"{game}/hands/{number}", data={

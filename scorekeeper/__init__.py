@@ -39,9 +39,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "de", "fr", "it"),
-        MAX_CONTENT_LENGTH=1024 * 1024,
+        # The largest pad file (50 hands of 8 players) is about 100 KiB; nothing else comes near.
+        MAX_CONTENT_LENGTH=256 * 1024,
         REVEAL_COUNT_SECONDS=float(os.environ.get("SCOREKEEPER_REVEAL_SECONDS", "3")),
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        # Per client address and minute: typed join codes (guessing), new games and imports (their cost).
+        JOIN_TRIES_PER_MINUTE=12,
+        NEW_GAMES_PER_MINUTE=20,
+        TRUSTED_PROXIES=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -49,6 +54,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+        for key in ("TRUSTED_PROXIES", "JOIN_TRIES_PER_MINUTE", "NEW_GAMES_PER_MINUTE"):
+            if os.environ.get(key):
+                app.config[key] = int(os.environ[key])
     else:
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:
@@ -56,6 +64,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
 
     from . import assets, extensions, models, views  # noqa: F401  (models register their tables)
 
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        # Behind that many proxies, the client's address, scheme and host come from their headers,
+        # so rate limits see real addresses and cookies know the page came over HTTPS.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     extensions.init_app(app)
     views.init_app(app)
     assets.init_app(app)

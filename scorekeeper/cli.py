@@ -15,16 +15,23 @@ import json  # noqa: E402
 import socket  # noqa: E402
 
 import click
+from flask.cli import FlaskGroup
 
 from .pad import PadError, score_pad
 
 
-@click.group()
-def main() -> None:
-    """Skull King table companion."""
+def _create_app():  # noqa: ANN202
+    from . import create_app
+
+    return create_app()
 
 
-@main.command()
+# Flask's group, so the app's own commands work too: `scorekeeper db upgrade`, `scorekeeper routes`.
+main = FlaskGroup(create_app=_create_app, add_version_option=False, load_dotenv=False,
+                  help="Skull King table companion.")
+
+
+@main.command(with_appcontext=False)
 @click.argument("file", type=click.File("rb"))
 def score(file) -> None:  # noqa: ANN001
     """Score a pad file (- reads standard input) and print the completed pad."""
@@ -68,7 +75,7 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-@main.command()
+@main.command(with_appcontext=False)
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Interface to listen on; the default lets phones on the network join.")
 @click.option("--port", default=5000, show_default=True, type=int)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Flask, g, has_request_context, request, session
+from flask import Flask, request, session
 from flask_babel import Babel
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
 from . import PACKAGE_DIR
@@ -37,13 +36,26 @@ def select_locale() -> str | None:
     return request.accept_languages.best_match(languages)
 
 
-@event.listens_for(Engine, "connect")
+# An execution option, not the request, says that a transaction is going to write.
+WRITE_LOCK = "scorekeeper_write_lock"
+
+
+def begin_write() -> None:
+    """Make the session's next transaction a writer from its start.
+
+    On SQLite it takes the write lock when it begins (``BEGIN IMMEDIATE``), so reading then
+    writing never races another writer: two phones bidding at the same instant are served
+    one after the other. On PostgreSQL the row lock taken when the game is loaded does that.
+    """
+    if db.session().in_transaction():
+        # Whatever was read so far is read again under the lock.
+        db.session.rollback()
+    db.session.connection(execution_options={WRITE_LOCK: True})
+
+
 def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN001
     # WAL with synchronous=NORMAL survives a killed process; busy_timeout lets
     # concurrent writers wait for the lock instead of failing at once.
-    module = type(dbapi_connection).__module__
-    if not module.startswith("sqlite3"):
-        return
     # SQLAlchemy, not the driver, starts transactions (see _sqlite_begin).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -54,28 +66,24 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN00
     cursor.close()
 
 
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-
-
-def write_transactions() -> None:
-    """Make this request's next transactions writers from their start (see _sqlite_begin)."""
-    g.write_transaction = True
-
-
-@event.listens_for(Engine, "begin")
 def _sqlite_begin(connection) -> None:  # noqa: ANN001
-    # A request that changes state takes SQLite's write lock when its transaction
-    # begins, so reading then writing never races another writer (two phones
-    # bidding at the same instant are served one after the other).
-    if connection.dialect.name != "sqlite":
-        return
-    writing = has_request_context() and (request.method not in SAFE_METHODS or g.get("write_transaction"))
+    writing = connection.get_execution_options().get(WRITE_LOCK, False)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+def watch_engines(app: Flask) -> None:
+    """Give the app's SQLite engines their pragmas and transaction starts (others need none)."""
+    with app.app_context():
+        for engine in db.engines.values():
+            if engine.dialect.name == "sqlite":
+                event.listen(engine, "connect", _sqlite_pragmas)
+                event.listen(engine, "begin", _sqlite_begin)
 
 
 def init_app(app: Flask) -> None:
     """Bind every extension to `app`."""
     db.init_app(app)
+    watch_engines(app)
     migrate.init_app(app, db)
     babel.init_app(
         app,

@@ -1,10 +1,12 @@
-"""Games in the database, seen through the rules: the one place that maps records to rules values."""
+"""Games in the database, seen through the rules: the one place that maps records to rules values.
+
+Reading only; every change goes through `service`.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any, Iterable
 
 from sqlalchemy import select
@@ -12,26 +14,14 @@ from sqlalchemy.orm import selectinload
 
 from . import rules
 from .extensions import db
-from .models import EntryRecord, Event, Game, HandRecord, Seat, new_join_code, utcnow
-from .pad import Pad, options_document, write_pad
+from .models import Game, HandRecord, Phase
+from .pad import write_pad
 from .rules import Entry, Hand, Options, Table
-
-BIDDING, COUNTING, PLAYING, SCORED = "bidding", "counting", "playing", "scored"
-# Until the count ends, nobody but a bid's own phone may see it.
-SECRET_PHASES = (BIDDING, COUNTING)
-
-
-def options_from_document(doc: dict[str, Any]) -> Options:
-    """Options from their stored form (the pad file's `options` object)."""
-    values = dict(doc)
-    if isinstance(values.get("rounds"), list):
-        values["rounds"] = tuple(values["rounds"])
-    return Options(**values)
 
 
 def table_of(game: Game) -> Table:
     """The rules' view of a game's table."""
-    return Table(game.ruleset, tuple(s.name for s in game.seats), options_from_document(game.options))
+    return Table(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options))
 
 
 def hand_of(game: Game, record: HandRecord, shown_to: int | None = None) -> Hand:
@@ -40,7 +30,7 @@ def hand_of(game: Game, record: HandRecord, shown_to: int | None = None) -> Hand
     While the bids are secret, only the bid of seat `shown_to` is in it.
     """
     names = [s.name for s in game.seats]
-    secret = record.phase in SECRET_PHASES
+    secret = record.phase.is_secret
     return Hand(
         cards=record.cards,
         lost_tricks=record.lost_tricks,
@@ -78,28 +68,14 @@ def find_game(public_id: str, for_update: bool = False) -> Game | None:
     return db.session.scalar(query)
 
 
-def find_game_by_code(code: str) -> Game | None:
-    """The game with this join code, or None."""
+def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:
+    """The game with this join code, or None; the code of a finished game has expired."""
     if not PUBLIC_ID.fullmatch(code):
         return None
-    return db.session.scalar(select(Game).where(Game.join_code == code))
-
-
-def unused_join_code() -> str:
-    """A join code no stored game has: with many games stored, a random one may be taken."""
-    while True:
-        code = new_join_code()
-        if find_game_by_code(code) is None:
-            return code
-
-
-def create_game(table: Table) -> Game:
-    """Store a new game for a valid table and open its first hand."""
-    game = Game(ruleset=table.ruleset, options=options_document(table), join_code=unused_join_code())
-    game.seats = [Seat(position=i, name=name) for i, name in enumerate(table.players)]
-    db.session.add(game)
-    open_next_hand(game, table)
-    return game
+    query = select(Game).where(Game.join_code == code)
+    if in_play_only:
+        query = query.where(Game.finished_at.is_(None))
+    return db.session.scalar(query)
 
 
 def schedule(game: Game, table: Table | None = None) -> tuple[int, ...]:
@@ -107,116 +83,18 @@ def schedule(game: Game, table: Table | None = None) -> tuple[int, ...]:
     return rules.cards_per_hand(table or table_of(game))
 
 
-def open_next_hand(game: Game, table: Table) -> HandRecord | None:
-    """Open the hand after the last one, or finish the game if none is left."""
-    planned = rules.cards_per_hand(table)
-    number = len(game.hands) + 1
-    if number > len(planned):
-        game.finished_at = game.finished_at or utcnow()
-        return None
-    record = HandRecord(number=number, cards=planned[number - 1], phase=BIDDING)
-    record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
-    game.hands.append(record)
-    return record
-
-
-def place_bid(game: Game, record: HandRecord, position: int, bid: int, count_seconds: float) -> None:
-    """Store a secret bid; when every seat is ready the YO-HO-HO count starts.
-
-    A bid changed during the count starts it again.
-    """
-    entry = record.entries[position]
-    changed = entry.bid != bid
-    entry.bid = bid
-    touch(game, "bid", record.number)
-    if all(e.bid is not None for e in record.entries) and (record.phase == BIDDING or changed):
-        record.phase = COUNTING
-        record.reveal_at = utcnow() + timedelta(seconds=count_seconds)
-        touch(game, "count", record.number)
-
-
-def reveal_if_due(game: Game) -> bool:
-    """End a finished count: the bids show. True if this call revealed them."""
-    record = current_hand(game)
-    if record is None or record.phase != COUNTING or record.reveal_at is None:
-        return False
-    if record.reveal_at > utcnow():
-        return False
-    record.phase = PLAYING
-    record.reveal_at = None
-    for entry in record.entries:
-        entry.tricks = 0
-        entry.done = False
-    touch(game, "reveal", record.number)
-    return True
-
-
-def reveal_is_due(game: Game) -> bool:
-    """Whether a count has run out and the bids wait to be shown."""
-    record = current_hand(game)
-    return bool(record and record.phase == COUNTING and record.reveal_at and record.reveal_at <= utcnow())
-
-
-def score_hand_record(game: Game, record: HandRecord, table: Table) -> None:
-    """Close a valid hand and open the next one."""
-    record.phase = SCORED
-    touch(game, "score", record.number)
-    open_next_hand(game, table)
-
-
 def current_hand(game: Game) -> HandRecord | None:
     """The hand being bid or played, None when the game is over."""
     for record in game.hands:
-        if record.phase != SCORED:
+        if record.phase != Phase.SCORED:
             return record
     return None
-
-
-def touch(game: Game, kind: str, hand: int | None = None) -> None:
-    """Mark the game as changed and log what kind of change, so every screen refreshes."""
-    game.version = (game.version or 0) + 1
-    if game.id is None:
-        db.session.flush()
-    db.session.add(Event(game_id=game.id, version=game.version, kind=kind, hand=hand))
-
-
-def store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
-    """Write a hand's values (as given by the rules' Hand) into its records."""
-    positions = {s.name: s.position for s in game.seats}
-    record.cards = hand.cards
-    record.lost_tricks = hand.lost_tricks
-    by_position = {e.position: e for e in record.entries}
-    for entry in hand.entries:
-        stored = by_position[positions[entry.player]]
-        stored.bid = entry.bid
-        stored.tricks = entry.tricks
-        stored.bonuses = {k: v for k, v in entry.bonuses.items() if v}
-        stored.loot_with = [positions[p] for p in entry.loot_with]
-        stored.wager = entry.wager
-        stored.shot = entry.shot
-        stored.bid_changed_from = entry.bid_changed_from
-
-
-def import_pad(pad: Pad) -> Game:
-    """Store a read pad as a new game that resumes where the pad stopped."""
-    game = Game(ruleset=pad.table.ruleset, options=options_document(pad.table))
-    game.seats = [Seat(position=i, name=name) for i, name in enumerate(pad.table.players)]
-    db.session.add(game)
-    for number, hand in enumerate(pad.hands, start=1):
-        record = HandRecord(number=number, cards=hand.cards,
-                            phase=SCORED if hand.finished else PLAYING)
-        record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
-        game.hands.append(record)
-        store_entries(game, record, hand)
-    if all(r.phase == SCORED for r in game.hands):
-        open_next_hand(game, pad.table)
-    return game
 
 
 def export_pad(game: Game) -> dict[str, Any]:
     """The game's pad document; a hand still being bid is left out, its bids unrevealed."""
     table = table_of(game)
-    hands = [hand_of(game, r) for r in game.hands if r.phase not in SECRET_PHASES]
+    hands = [hand_of(game, r) for r in game.hands if not r.phase.is_secret]
     return write_pad(table, hands)
 
 
@@ -239,7 +117,7 @@ class PadRow:
     number: int
     cards: int
     dealer: str
-    phase: str
+    phase: Phase
     corrected: bool
     cells: tuple[PadCell, ...]
 
@@ -265,13 +143,13 @@ def pad_rows(game: Game, table: Table | None = None) -> list[PadRow]:
     rows = []
     for record in game.hands:
         hand = hand_of(game, record)
-        if record.phase == SCORED:
+        if record.phase == Phase.SCORED:
             points = rules.score_hand(table, hand)
             for player in table.players:
                 totals[player] += points[player]
             provisional = False
             shown_totals = dict(totals)
-        elif record.phase == PLAYING:
+        elif record.phase == Phase.PLAYING:
             points = rules.provisional_points(table, hand)
             provisional = True
             shown_totals = {p: totals[p] + points[p] for p in table.players}
@@ -279,7 +157,7 @@ def pad_rows(game: Game, table: Table | None = None) -> list[PadRow]:
             points, provisional, shown_totals = {}, True, {}
         cells = tuple(
             PadCell(
-                bid=e.bid if record.phase not in SECRET_PHASES else None,
+                bid=e.bid if not record.phase.is_secret else None,
                 tricks=e.tricks,
                 points=points.get(e.player),
                 total=shown_totals.get(e.player),
@@ -297,9 +175,9 @@ def standings(game: Game, rows: Iterable[PadRow] | None = None) -> list[Standing
     """The leaderboard from scored hands: ranks shared on ties, gap to the leader."""
     table = table_of(game)
     rows = list(rows if rows is not None else pad_rows(game, table))
-    scored = [r for r in rows if r.phase == SCORED]
+    scored = [r for r in rows if r.phase == Phase.SCORED]
     totals = [c.total or 0 for c in scored[-1].cells] if scored else [0] * len(table.players)
-    in_play = [r for r in rows if r.phase == PLAYING]
+    in_play = [r for r in rows if r.phase == Phase.PLAYING]
     provisional = [c.total for c in in_play[-1].cells] if in_play else [None] * len(totals)
     leader = max(totals)
     order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
@@ -328,7 +206,7 @@ def summaries(game: Game) -> list[PlayerSummary]:
     zeros = dict.fromkeys(table.players, 0)
     bonus = dict.fromkeys(table.players, 0)
     for record in game.hands:
-        if record.phase != SCORED:
+        if record.phase != Phase.SCORED:
             continue
         hand = hand_of(game, record)
         for player, points in rules.bonus_points(table, hand).items():

@@ -2,33 +2,58 @@
 
 State lives in the database, so any process may have written a change; each process
 polls the event log once per interval (one cheap indexed query, whatever the number of
-phones) and wakes the server-sent-event streams of the games that changed.
+phones) and wakes the server-sent-event streams of the games that changed, and only those.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import weakref
+from datetime import timedelta
 from typing import Callable, Iterator
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
-from .models import Event
+from .models import Event, utcnow
 
 POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 15.0
+# A screen that reconnects reads its game's version afresh; the log only has to carry
+# changes across processes, so an hour is plenty.
+EVENTS_KEPT = timedelta(hours=1)
+PRUNE_EVERY_SECONDS = 600.0
+
+_watchers: weakref.WeakSet[Watcher] = weakref.WeakSet()
+
+
+def stop_all_streams() -> None:
+    """End every open stream of this process at once, so a shutdown need not wait for them."""
+    for watcher in list(_watchers):
+        watcher.stop()
+
+
+def prune_events(session) -> int:  # noqa: ANN001
+    """Drop the events older than EVENTS_KEPT; how many went."""
+    result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
+    session.commit()
+    return result.rowcount or 0
 
 
 class Watcher:
-    """Follows the event log and tells waiting streams which games changed."""
+    """Follows the event log and wakes the streams waiting on the games that changed."""
 
     def __init__(self, session_factory: Callable) -> None:
         self.session_factory = session_factory
-        self.condition = threading.Condition()
-        self.versions: dict[int, int] = {}
-        self.last_event = None
-        self.thread: threading.Thread | None = None
+        # One lock, and one waiting point per game that has a stream open.
         self.lock = threading.Lock()
+        self.waiting: dict[int, tuple[threading.Condition, int]] = {}
+        self.versions: dict[int, int] = {}
+        self.stopping = False
+        self.last_event: int | None = None
+        self.last_prune = time.monotonic()
+        self.thread: threading.Thread | None = None
+        _watchers.add(self)
 
     def start(self) -> None:
         """Start the polling thread once per process."""
@@ -36,6 +61,13 @@ class Watcher:
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="live-watcher", daemon=True)
                 self.thread.start()
+
+    def stop(self) -> None:
+        """End every stream now (the server is shutting down)."""
+        with self.lock:
+            self.stopping = True
+            for condition, _ in self.waiting.values():
+                condition.notify_all()
 
     def poll(self) -> None:
         """Read new events and wake the streams of their games."""
@@ -46,13 +78,23 @@ class Watcher:
             rows = session.execute(
                 select(Event.id, Event.game_id, Event.version).where(Event.id > self.last_event).order_by(Event.id)
             ).all()
+            if time.monotonic() - self.last_prune > PRUNE_EVERY_SECONDS:
+                self.last_prune = time.monotonic()
+                prune_events(session)
+                with self.lock:
+                    # Versions of games nobody watches are read afresh when a stream opens.
+                    self.versions = {g: v for g, v in self.versions.items() if g in self.waiting}
         if not rows:
             return
-        with self.condition:
-            for event_id, game_id, version in rows:
-                self.last_event = event_id
-                self.versions[game_id] = max(version, self.versions.get(game_id, 0))
-            self.condition.notify_all()
+        with self.lock:
+            self.last_event = rows[-1][0]
+            changed = set()
+            for _, game_id, version in rows:
+                if version > self.versions.get(game_id, 0):
+                    self.versions[game_id] = version
+                    changed.add(game_id)
+            for game_id in changed & self.waiting.keys():
+                self.waiting[game_id][0].notify_all()
 
     def run(self) -> None:
         while True:
@@ -62,18 +104,42 @@ class Watcher:
                 time.sleep(1)
             time.sleep(POLL_SECONDS)
 
+    def _enter(self, game_id: int, version: int) -> threading.Condition:
+        with self.lock:
+            condition, count = self.waiting.get(game_id, (None, 0))
+            if condition is None:
+                condition = threading.Condition(self.lock)
+                self.versions[game_id] = max(version, self.versions.get(game_id, 0))
+            self.waiting[game_id] = (condition, count + 1)
+            return condition
+
+    def _leave(self, game_id: int) -> None:
+        with self.lock:
+            condition, count = self.waiting[game_id]
+            if count <= 1:
+                del self.waiting[game_id]
+            else:
+                self.waiting[game_id] = (condition, count - 1)
+
     def stream(self, game_id: int, version: int) -> Iterator[str]:
         """Server-sent events for one screen: the game's version each time it changes."""
         self.start()
         yield "retry: 1000\n\n"
         yield f"event: changed\ndata: {version}\n\n"
         seen = version
-        while True:
-            with self.condition:
-                self.condition.wait_for(lambda: self.versions.get(game_id, 0) > seen, timeout=KEEPALIVE_SECONDS)
-                current = self.versions.get(game_id, 0)
-            if current > seen:
-                seen = current
-                yield f"event: changed\ndata: {current}\n\n"
-            else:
-                yield ": still here\n\n"
+        condition = self._enter(game_id, version)
+        try:
+            while True:
+                with self.lock:
+                    condition.wait_for(lambda: self.stopping or self.versions.get(game_id, 0) > seen,
+                                       timeout=KEEPALIVE_SECONDS)
+                    current = self.versions.get(game_id, 0)
+                    if self.stopping:
+                        return
+                if current > seen:
+                    seen = current
+                    yield f"event: changed\ndata: {current}\n\n"
+                else:
+                    yield ": still here\n\n"
+        finally:
+            self._leave(game_id)

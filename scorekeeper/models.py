@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timezone
+from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from .extensions import db
 
@@ -30,6 +31,20 @@ JOIN_CODE_LENGTH = 6
 def new_join_code() -> str:
     """A short code to type on a phone; unique only among stored games."""
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+class Phase(StrEnum):
+    """Where a hand stands: bids secret (bidding, counting), then played, then scored."""
+
+    BIDDING = "bidding"
+    COUNTING = "counting"
+    PLAYING = "playing"
+    SCORED = "scored"
+
+    @property
+    def is_secret(self) -> bool:
+        """Until the count ends, nobody but a bid's own phone may see it."""
+        return self in (Phase.BIDDING, Phase.COUNTING)
 
 
 class Game(db.Model):
@@ -81,7 +96,11 @@ class HandRecord(db.Model):
     number: Mapped[int]
     cards: Mapped[int]
     lost_tricks: Mapped[int] = mapped_column(default=0)
-    phase: Mapped[str] = mapped_column(String(12), default="bidding")
+    # As last written; `phase` is what it is now, since a count ends by itself.
+    stored_phase: Mapped[Phase] = mapped_column(
+        "phase", Enum(Phase, native_enum=False, length=12, create_constraint=False,
+                      values_callable=lambda phases: [p.value for p in phases]),
+        default=Phase.BIDDING)
     corrected: Mapped[bool] = mapped_column(default=False)
     # While counting YO-HO-HO: when the bids show.
     reveal_at: Mapped[datetime | None]
@@ -89,6 +108,28 @@ class HandRecord(db.Model):
     game: Mapped[Game] = relationship(back_populates="hands")
     entries: Mapped[list[EntryRecord]] = relationship(
         back_populates="hand", order_by="EntryRecord.position", cascade="all, delete-orphan")
+
+    def phase_at(self, now: datetime) -> Phase:
+        """The phase at `now`: a count that has run out has revealed the bids, stored or not."""
+        if self.stored_phase == Phase.COUNTING and self.reveal_at is not None and self.reveal_at <= now:
+            return Phase.PLAYING
+        return self.stored_phase
+
+    @property
+    def phase(self) -> Phase:
+        """The phase when first asked, then kept, so one page never shows two phases of a hand.
+
+        Reading a hand never needs a write to reveal its bids.
+        """
+        seen = self.__dict__.get("_phase_seen")
+        if seen is None:
+            seen = self.__dict__["_phase_seen"] = self.phase_at(utcnow())
+        return seen
+
+    @validates("stored_phase", "reveal_at")
+    def _forget_seen_phase(self, key: str, value: Any) -> Any:
+        self.__dict__.pop("_phase_seen", None)
+        return value
 
 
 class EntryRecord(db.Model):
@@ -112,6 +153,11 @@ class EntryRecord(db.Model):
 
     hand: Mapped[HandRecord] = relationship(back_populates="entries")
 
+    @property
+    def revealed_bid(self) -> int | None:
+        """The bid as the table saw it at the reveal, before Harry the Giant changed it."""
+        return self.bid_changed_from if self.bid_changed_from is not None else self.bid
+
 
 class Event(db.Model):
     """A change to a game, in order: what live screens follow. It never holds a bid."""
@@ -125,8 +171,9 @@ class Event(db.Model):
 
 
 class JoinAttempt(db.Model):
-    """A typed join code, kept a short while to slow down guessing."""
+    """A try that is limited per minute (a typed join code, a new game, an import), kept a short while."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # The bucket: what kind of try, and the client address it came from.
     address: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -6,7 +6,10 @@ Reading refuses anything it does not understand and reports every problem at onc
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -142,6 +145,8 @@ class _Reader:
         if len(raw_hands) > len(planned):
             self.add(N_("the pad has %(count)d hands, but this game has only %(planned)d."),
                      count=len(raw_hands), planned=len(planned))
+            # Reading thousands of hands only to refuse them would let one pad hold the server up.
+            return None
         for number, raw in enumerate(raw_hands, start=1):
             last = number == len(raw_hands)
             hand, claimed = self.read_hand(table, number, raw, last)
@@ -319,11 +324,30 @@ def read_pad(doc: object, check: bool = False) -> Pad:
     return pad
 
 
+# A pad nests six deep (pad, hands, hand, entries, entry, bonuses); deeper is not a pad.
+MAX_DEPTH = 16
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def nesting_depth(text: str) -> int:
+    """How deep the lists and objects of a JSON text nest, strings left out; read before parsing."""
+    depth = deepest = 0
+    for char in _NOT_BRACKETS.sub("", _STRINGS.sub("", text)):
+        depth += 1 if char in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def load_pad(text: str | bytes, check: bool = False) -> Pad:
     """Read a pad file's text; raise PadError for bad JSON or a refused pad."""
     try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        if nesting_depth(text) > MAX_DEPTH:
+            raise PadError([Problem(N_("The file nests lists and objects deeper than a pad file ever does."))])
         doc = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise PadError([Problem(N_("The file is not valid JSON: %(error)s."),
                                 {"error": str(error)})]) from None
     return read_pad(doc, check)
@@ -364,18 +388,8 @@ def totals_of(table: Table, hands: list[Hand]) -> dict[str, int]:
 
 
 def options_document(table: Table) -> dict[str, Any]:
-    """The options as the pad file writes them: all of them, so nothing is implied."""
-    options = table.options
-    if table.ruleset != "modern":
-        return {"scoring": options.scoring}
-    rounds = list(options.rounds) if isinstance(options.rounds, tuple) else options.rounds
-    return {
-        "scoring": options.scoring,
-        "cannonball": options.cannonball,
-        "rounds": rounds,
-        "advanced_cards": options.advanced_cards,
-        "rascal_wagers": options.rascal_wagers,
-    }
+    """The options as the pad file writes them."""
+    return table.options.to_document(table.ruleset)
 
 
 def entry_document(table: Table, entry: Entry, points: int | None) -> dict[str, Any]:
@@ -427,3 +441,42 @@ def score_pad(text: str | bytes) -> dict[str, Any]:
     """Read, check and complete a pad file; raise PadError with every problem."""
     pad = load_pad(text, check=True)
     return write_pad(pad.table, pad.hands)
+
+
+CSV_BONUSES = (rules.PIRATES_BY_SKULL_KING, rules.SKULL_KING_BY_MERMAID, rules.MERMAIDS_BY_PIRATE,
+               rules.STANDARD_FOURTEENS, rules.BLACK_FOURTEEN)
+# A spreadsheet reads a cell starting with one of these as a formula (OWASP's list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(value: object) -> object:
+    """`value` as a CSV cell no spreadsheet runs: text that would start a formula gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def write_csv(doc: Mapping[str, Any]) -> str:
+    """A written pad as CSV: one row per hand and player, with points and running total."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["hand", "cards", "dealer", "player", "bid", "tricks", *CSV_BONUSES,
+                     "loot_with", "wager", "shot", "bid_changed_from", "points", "total"])
+    players = doc["players"]
+    totals = dict.fromkeys(players, 0)
+    for number, hand in enumerate(doc["hands"], start=1):
+        dealer = players[(number - 1) % len(players)]
+        for entry in hand["entries"]:
+            points = entry.get("points")
+            if points is not None:
+                totals[entry["player"]] += points
+            bonuses = entry.get("bonuses", {})
+            row = [
+                number, hand["cards"], dealer, entry["player"], entry["bid"], entry.get("tricks", ""),
+                *(bonuses.get(k, 0) for k in CSV_BONUSES),
+                " ".join(entry.get("loot_with", [])), entry.get("wager", ""), entry.get("shot", ""),
+                entry.get("bid_changed_from", ""),
+                "" if points is None else points, "" if points is None else totals[entry["player"]],
+            ]
+            writer.writerow([inert_cell(cell) for cell in row])
+    return out.getvalue()

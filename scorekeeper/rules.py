@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 
 def N_(text: str) -> str:
@@ -24,6 +24,9 @@ RULESETS = ("classic", "doubloons", "modern")
 SCORINGS = ("standard", "rascal")
 SHOTS = ("grapeshot", "cannonball")
 WAGERS = (0, 10, 20)
+MAX_NAME = 40
+# A pad may list its own cards per hand; more than this is no game anyone plays.
+MAX_CUSTOM_HANDS = 50
 LOOT_CARDS = 2
 
 ROUND_STRUCTURES: dict[str, tuple[int, ...]] = {
@@ -93,6 +96,26 @@ class Options:
     advanced_cards: bool = False
     rascal_wagers: bool = False
 
+    def to_document(self, ruleset: str) -> dict[str, Any]:
+        """The options as the pad file (and the database) write them: all of them, so nothing is implied."""
+        if ruleset != "modern":
+            return {"scoring": self.scoring}
+        return {
+            "scoring": self.scoring,
+            "cannonball": self.cannonball,
+            "rounds": list(self.rounds) if isinstance(self.rounds, tuple) else self.rounds,
+            "advanced_cards": self.advanced_cards,
+            "rascal_wagers": self.rascal_wagers,
+        }
+
+    @classmethod
+    def from_document(cls, doc: Mapping[str, Any]) -> Options:
+        """Options from their written form (already checked: see the pad reader)."""
+        values = dict(doc)
+        if isinstance(values.get("rounds"), list):
+            values["rounds"] = tuple(values["rounds"])
+        return cls(**values)
+
 
 @dataclass(frozen=True)
 class Table:
@@ -119,6 +142,11 @@ class Entry:
     wager: int | None = None
     shot: str | None = None
     bid_changed_from: int | None = None
+
+    @property
+    def revealed_bid(self) -> int | None:
+        """The bid as the table saw it at the reveal, before Harry the Giant changed it."""
+        return self.bid_changed_from if self.bid_changed_from is not None else self.bid
 
 
 @dataclass(frozen=True)
@@ -313,8 +341,13 @@ def validate_table(table: Table) -> list[Problem]:
              "count": count}))
     if any(not name.strip() for name in table.players):
         problems.append(Problem(N_("Every player needs a name.")))
+    if any(len(name) > MAX_NAME for name in table.players):
+        problems.append(Problem(N_("A name can have at most %(most)d characters."), {"most": MAX_NAME}))
     if any(unicodedata.category(char) in ("Cc", "Cs") for name in table.players for char in name):
         problems.append(Problem(N_("A name cannot contain control characters.")))
+    # Format characters (zero-width, right-to-left overrides) make one name look like another.
+    if any(unicodedata.category(char) == "Cf" for name in table.players for char in name):
+        problems.append(Problem(N_("A name cannot contain invisible or direction-changing characters.")))
     repeated = sorted(name for name, n in Counter(table.players).items() if n > 1 and name.strip())
     if repeated:
         problems.append(Problem(
@@ -334,6 +367,8 @@ def validate_table(table: Table) -> list[Problem]:
         cap = max_cards(table.ruleset, count) if count else 0
         if not options.rounds:
             problems.append(Problem(N_("A game needs at least one hand.")))
+        if len(options.rounds) > MAX_CUSTOM_HANDS:
+            return problems + [Problem(N_("A game has at most %(most)d hands."), {"most": MAX_CUSTOM_HANDS})]
         for number, cards in enumerate(options.rounds, start=1):
             if not 1 <= cards <= cap:
                 problems.append(_cards_problem(number, cards, count, cap))

@@ -19,7 +19,10 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+# Every run saves its screenshots in an ignored folder, to look at; the README's pictures in
+# tests/screenshots change only when asked for: README_SCREENSHOTS=1 python -m pytest -m browser
+SCREENSHOTS = Path(__file__).resolve().parent / ("screenshots" if os.environ.get("README_SCREENSHOTS") else
+                                                 "screenshots-latest")
 PHONE = {"width": 390, "height": 844}
 
 
@@ -35,7 +38,8 @@ def require_chromium() -> None:
 
 def start_server(instance: Path) -> tuple[subprocess.Popen[str], str]:
     """Start `scorekeeper serve` on a free loopback port; return it and its address."""
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": "1"}
+    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": "1",
+           "NEW_GAMES_PER_MINUTE": "100000"}
     env.pop("DATABASE_URL", None)
     server = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"],
@@ -90,6 +94,6 @@ def browser():  # noqa: ANN201
 
 
 def screenshot(page, name: str) -> None:  # noqa: ANN001
-    """Save a full-page screenshot under tests/screenshots."""
+    """Save a full-page screenshot under SCREENSHOTS."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

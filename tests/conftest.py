@@ -60,6 +60,8 @@ def make_app(database_url: str, **config: Any) -> Flask:
         "SECRET_KEY": "test",
         "WTF_CSRF_ENABLED": False,
         "REVEAL_COUNT_SECONDS": 0,
+        # Tests start far more games a minute than any table; the limit has its own test.
+        "NEW_GAMES_PER_MINUTE": 100_000,
         "SQLALCHEMY_DATABASE_URI": database_url,
         **config,
     })

@@ -26,7 +26,9 @@ class ProductionServer:
         self.instance = Path(instance)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), **environment}
+        self.env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance),
+                    # Every simulated table comes from this one address.
+                    "NEW_GAMES_PER_MINUTE": "100000", **environment}
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.process: subprocess.Popen | None = None

@@ -18,9 +18,13 @@ def tab_to(page, selector: str, limit: int = 60) -> None:  # noqa: ANN001
     raise AssertionError(f"Tab never reaches {selector}")
 
 
-def focus_is_on_the_page(page) -> bool:  # noqa: ANN001
-    """After a swap, focus is somewhere in the page's content, not lost on the body."""
-    return page.evaluate("() => document.getElementById('main').contains(document.activeElement)")
+def wait_for_focus_on_the_page(page) -> None:  # noqa: ANN001
+    """After a swap, focus lands somewhere in the page's content, not lost on the body.
+
+    The swap settles a moment after the new content is visible, so this waits (up to 5 s).
+    """
+    page.wait_for_function("() => document.getElementById('main').contains(document.activeElement)",
+                           timeout=5000)
 
 
 def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, live_server: str) -> None:  # noqa: ANN001
@@ -42,7 +46,7 @@ def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, 
         tab_to(page, f"button.seat-choice[value='{seat}']")
         page.keyboard.press("Enter")
         expect(page.get_by_text(f"You are {name}")).to_be_visible()
-        assert focus_is_on_the_page(page)
+        wait_for_focus_on_the_page(page)
         tab_to(page, f".numpad.mine button[value='{bid}']")
         page.keyboard.press("Enter")
         phones[name] = page
@@ -54,7 +58,7 @@ def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, 
     tab_to(anne, "button[name=intent][value=trick]")
     anne.keyboard.press("Enter")
     expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
-    assert focus_is_on_the_page(anne)
+    wait_for_focus_on_the_page(anne)
     tab_to(ben, "button[name=intent][value=made]")
     ben.keyboard.press("Space")
     expect(ben.get_by_text("Your result is in.")).to_be_visible()

@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy import create_engine
 
 from tests.production import ProductionServer
-from tests.test_race import Phone
+from tests.helpers import Phone
 
 PLAYERS = ["Anne", "Ben", "Cara", "Dan"]
 KILLS = 5

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
+from tests.production import free_port
 
 CHECK = """
 import os, sys, tempfile
@@ -28,11 +34,16 @@ print("installed package works")
 """
 
 
-def test_an_installed_wheel_serves_its_pages(tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project built as a wheel, as it would be published."""
+    wheels = tmp_path_factory.mktemp("wheels")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
                    check=True, capture_output=True, timeout=300)
-    wheel = next(wheels.glob("*.whl"))
+    return next(wheels.glob("*.whl"))
+
+
+def test_an_installed_wheel_serves_its_pages(tmp_path: Path, wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"scorekeeper/templates/base.html", "scorekeeper/static/htmx-2.0.11.min.js",
             "scorekeeper/static/app.css", "scorekeeper/migrations/alembic.ini"} <= names
@@ -46,3 +57,38 @@ def test_an_installed_wheel_serves_its_pages(tmp_path: Path) -> None:
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "installed package works" in result.stdout
+
+
+@pytest.mark.install
+def test_a_fresh_install_without_extras_starts_the_procfile_server(tmp_path: Path, wheel: Path) -> None:
+    """What hosting runs: the wheel and its declared dependencies only, started by the Procfile's command."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    installed = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)],
+                               capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    command = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+    port = free_port()
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "PORT": str(port), "WEB_CONCURRENCY": "1",
+           "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"), "HOME": str(tmp_path)}
+    # The Procfile binds every interface; here it listens on loopback only.
+    command = command.removeprefix("web:").strip().replace("gunicorn ", f"gunicorn --bind 127.0.0.1:{port} ", 1)
+    server = subprocess.Popen(command, shell=True, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        answered = None
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/new", timeout=2) as response:
+                    answered = response.status, response.read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        assert answered is not None, server.communicate(timeout=5)[0].decode(errors="replace")[-3000:] \
+            if server.poll() is not None else "no answer"
+        assert answered[0] == 200 and b"Start the game" in answered[1]
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=20)

@@ -3,61 +3,21 @@
 from __future__ import annotations
 
 import json
-import re
 import socket
 import threading
 import time
-import urllib.parse
-import urllib.request
-from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from sqlalchemy import create_engine
 
+from tests.helpers import Phone
 from tests.production import ProductionServer
 
 SEATS = 6
 HANDS = 10
 WORKERS = 3
-
-
-class Phone:
-    """One browser: its own cookies, CSRF token and session."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()),
-                                                  NoRedirect())
-        self.token = ""
-
-    def get(self, path: str) -> tuple[int, str]:
-        try:
-            with self.opener.open(self.base + path, timeout=30) as response:
-                body = response.read().decode()
-                status = response.status
-        except urllib.error.HTTPError as error:
-            body, status = error.read().decode(), error.code
-        found = re.search(r'name="csrf_token" value="([^"]+)"', body)
-        if found:
-            self.token = found.group(1)
-        return status, body
-
-    def post(self, path: str, data: dict) -> tuple[int, str]:
-        payload = urllib.parse.urlencode({**data, "csrf_token": self.token}, doseq=True).encode()
-        try:
-            with self.opener.open(urllib.request.Request(self.base + path, data=payload), timeout=30) as response:
-                return response.status, response.headers.get("Location", "")
-        except urllib.error.HTTPError as error:
-            return error.code, error.headers.get("Location", "") or error.read().decode()
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Keep redirects visible: a 303 is the answer the test checks."""
-
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
-        return None
 
 
 @pytest.fixture
@@ -114,10 +74,10 @@ def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[
 
     engine = create_engine(database)
     with engine.connect() as connection:
-        reveals = connection.exec_driver_sql(
-            "SELECT hand, count(*) FROM event WHERE kind = 'reveal' GROUP BY hand ORDER BY hand").all()
+        counts = connection.exec_driver_sql(
+            "SELECT hand, count(*) FROM event WHERE kind = 'count' GROUP BY hand ORDER BY hand").all()
     engine.dispose()
-    assert [tuple(row) for row in reveals] == [(number, 1) for number in range(1, HANDS + 1)]
+    assert [tuple(row) for row in counts] == [(number, 1) for number in range(1, HANDS + 1)]
 
 
 def test_open_streams_do_not_hold_the_workers(workers: tuple[str, str]) -> None:

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import games
 from scorekeeper.extensions import db
+from scorekeeper.models import Phase
 from tests.conftest import make_app
 
 TOKEN = re.compile(r'(name="csrf_token" value="|"X-CSRFToken": ")[^"]+')
@@ -99,7 +100,7 @@ def reset_bids(app: Flask, url: str) -> None:
     with app.app_context():
         game = games.find_game(url.rsplit("/", 1)[-1])
         record = game.hands[0]
-        record.phase, record.reveal_at = "bidding", None
+        record.stored_phase, record.reveal_at = Phase.BIDDING, None
         for entry in record.entries:
             entry.bid = None
         db.session.commit()
@@ -176,24 +177,25 @@ def test_guessing_join_codes_is_slowed_down(table) -> None:  # noqa: ANN001
     assert response.headers["Location"] == f"{url}/join"
 
 
-def test_a_change_during_the_count_starts_it_again(table) -> None:  # noqa: ANN001
+def test_any_bid_during_the_count_starts_it_again_whatever_its_value(table) -> None:  # noqa: ANN001
+    """Re-sending the same bid or another one looks the same to everyone: the count restarts, the version moves by one."""
     app, url, clients = table
     clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 1})
     clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1})
     clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1})
 
-    def reveal_at():  # noqa: ANN202
+    def state():  # noqa: ANN202
         with app.app_context():
-            record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
-            return record.phase, record.reveal_at
+            game = games.find_game(url.rsplit("/", 1)[-1])
+            return game.hands[0].phase, game.hands[0].reveal_at, game.version
 
-    phase, first = reveal_at()
-    assert phase == "counting"
-    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1})
-    assert reveal_at()[1] == first  # the same bid again changes nothing
-    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 2})
-    phase, restarted = reveal_at()
-    assert phase == "counting" and restarted > first
+    phase, first, version = state()
+    assert phase == Phase.COUNTING
+    for bid in (1, 2):  # the same bid again, then another one
+        clients["ben"].post(f"{url}/hands/1/bid", data={"bid": bid})
+        phase, restarted, moved = state()
+        assert phase == Phase.COUNTING and restarted > first and moved == version + 1
+        first, version = restarted, moved
 
 
 def test_problems_go_to_the_phones_concerned_when_all_are_done(database_url: str) -> None:

@@ -13,7 +13,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 
-from tests.test_views import import_as_host, new_game
+from tests.helpers import import_as_host, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"

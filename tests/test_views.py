@@ -13,19 +13,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import games
+from scorekeeper import games, service
 from scorekeeper.extensions import db
 from scorekeeper.models import EntryRecord, Game, HandRecord
+from tests.helpers import import_as_host, new_game
 
 HTMX = {"HX-Request": "true"}
-
-
-def new_game(client: FlaskClient, names: list[str], ruleset: str = "classic", **options: str) -> str:
-    """Start a game through the form; return its URL."""
-    data: dict[str, Any] = {"ruleset": ruleset, "player": names + [""] * (8 - len(names)), **options}
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.headers["Location"]
 
 
 def bid_all(client: FlaskClient, url: str, number: int, bids: list[int]) -> None:
@@ -41,14 +34,6 @@ def results(tricks: list[int], intent: str = "score", **extra: str) -> dict[str,
     if intent:
         data["intent"] = intent
     return data
-
-
-def import_as_host(client: FlaskClient, doc: dict) -> str:
-    """Import a pad through the API, then take over as its host; return the game's path."""
-    response = client.post("/games/import", json=doc)
-    assert response.status_code == 201, response.json
-    assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
-    return response.headers["Location"].replace("http://localhost", "")
 
 
 def text(response) -> str:  # noqa: ANN001
@@ -120,7 +105,7 @@ def test_a_new_game_never_takes_a_join_code_in_use(client: FlaskClient, app: Fla
     with app.app_context():
         taken = games.find_game(first.rsplit("/", 1)[-1]).join_code
     drawn = iter([taken, taken, "ACDEFG"])
-    monkeypatch.setattr(games, "new_join_code", lambda: next(drawn))
+    monkeypatch.setattr(service, "new_join_code", lambda: next(drawn))
     second = new_game(client, ["Cara", "Dan"])
     with app.app_context():
         assert games.find_game(second.rsplit("/", 1)[-1]).join_code == "ACDEFG"
@@ -176,7 +161,9 @@ def test_bids_stay_secret_until_the_reveal(client: FlaskClient) -> None:
     url = new_game(client, ["Anne", "Ben", "Cara"])
     client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
     page = text(client.get(url))
-    assert page.count("ready") >= 1 and "tap to bid" in page
+    # Anne's row is marked ready (a closed fist), the others still wait to bid; no number shows.
+    rows = re.findall(r'<li class="bidder ?(ready)?">', page)
+    assert rows == ["ready", "", ""] and page.count("tap to bid") == 2
     pad = text(client.get(f"{url}/pad"))
     assert "bidding" in pad
     exported = json.loads(client.get(f"{url}/pad.json").data)
@@ -555,3 +542,33 @@ def test_pages_and_static_files_are_compressed_but_live_streams_are_not(client: 
     assert stream.headers.get("Content-Encoding") is None
     assert next(iter(stream.response)).startswith(b"retry:")
     stream.close()
+
+
+def test_no_get_writes_even_after_a_count_has_ended(app: Flask, client: FlaskClient) -> None:
+    """The bids show because the count has ended, not because a page was fetched."""
+    url = new_game(client, ["Anne", "Ben"])
+    anne, viewer = app.test_client(), app.test_client()
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    anne.post(f"{url}/hands/1/bid", data={"bid": 1})
+    client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+
+    def every_row() -> dict[str, list]:
+        with app.app_context():
+            return {table.name: sorted(map(tuple, db.session.execute(table.select()).all()), key=repr)
+                    for table in db.metadata.sorted_tables}
+
+    before = every_row()
+    with app.app_context():
+        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].stored_phase == "counting"
+    pages = []
+    for browser in (client, anne, viewer):
+        for path in (url, f"{url}/pad", f"{url}/screen", f"{url}/end", f"{url}/pad.json", f"{url}/pad.csv",
+                     f"{url}/hands/1", f"{url}/join", "/", "/join", "/games/new"):
+            for headers in ({}, {"HX-Request": "true"}):
+                response = browser.get(path, headers=headers)
+                assert response.status_code < 400, path
+                pages.append(text(response))
+    assert every_row() == before
+    # Yet every screen shows the bids as revealed.
+    assert "Made my bid, nothing else" in text(anne.get(url))
+    assert '"bid": 1' in text(viewer.get(f"{url}/pad.json"))

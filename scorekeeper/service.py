@@ -1,0 +1,422 @@
+"""Every change a table can make, one function each.
+
+Each function takes plain values and the acting browser's credentials, checks access and
+the rules, changes the records, bumps the game's version and logs the event, all in one
+transaction; it answers with an `Outcome` (what happened, or the problems, with nothing
+stored) or raises `NotFound` / `NotAllowed`. Nothing else in the app writes a game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from enum import StrEnum
+from typing import Mapping
+
+from sqlalchemy import delete, func, select
+
+from . import games, rules
+from .access import Actor, Credentials, Role, identify, token_hash
+from .extensions import begin_write, db
+from .forms import EntryReport
+from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Seat, new_join_code, new_public_id,
+                     utcnow)
+from .pad import Pad
+from .rules import N_, Entry, Hand, Problem, Table
+
+
+class NotFound(LookupError):
+    """No such game or hand."""
+
+
+class NotAllowed(PermissionError):
+    """The acting browser may not make this change."""
+
+
+class TooManyTries(Exception):
+    """Join codes are typed too fast from one place."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a change did: the game it concerns, or the problems that kept it from being stored."""
+
+    public_id: str
+    problems: tuple[Problem, ...] = ()
+    # A secret the acting browser keeps: a new game's host token, or a claimed seat's.
+    secret: str | None = None
+    # Nothing was done: the hand has moved on since the screen was drawn (a late autosave).
+    stale: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Whether the change was stored."""
+        return not self.problems
+
+
+class Intent(StrEnum):
+    """What a screen means by a results request."""
+
+    TRICK = "trick"  # "I won a trick": one more for this phone
+    MADE = "made"  # "Made my bid, nothing else"
+    DRAFT = "draft"  # saved as typed, not complete yet
+    DONE = "done"  # this phone's result is complete
+    SCORE = "score"  # the host closes the hand
+
+
+@dataclass(frozen=True)
+class Results:
+    """The results a screen reports for a hand in play: a phone its own, the host anyone's."""
+
+    intent: Intent
+    reports: Mapping[int, EntryReport]
+    lost_tricks: int | None = None
+
+
+# --- the transaction ------------------------------------------------------------------
+
+
+def _locked(public_id: str) -> Game:
+    """The game, locked for writing until this transaction ends, or NotFound."""
+    begin_write()
+    game = games.find_game(public_id, for_update=True)
+    if game is None:
+        db.session.rollback()
+        raise NotFound(public_id)
+    return game
+
+
+def _hand(game: Game, number: int) -> HandRecord:
+    if not 1 <= number <= len(game.hands):
+        db.session.rollback()
+        raise NotFound(number)
+    return game.hands[number - 1]
+
+
+def _refuse(game: Game, *problems: Problem) -> Outcome:
+    db.session.rollback()
+    return Outcome(game.public_id, problems=problems)
+
+
+def _deny() -> NotAllowed:
+    db.session.rollback()
+    return NotAllowed()
+
+
+def _stale(game: Game) -> Outcome:
+    db.session.rollback()
+    return Outcome(game.public_id, stale=True)
+
+
+def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
+    """Log one change of `game`, so every screen follows, and store it."""
+    game.version = (game.version or 0) + 1
+    if game.id is None:
+        db.session.flush()
+    db.session.add(Event(game_id=game.id, version=game.version, kind=kind, hand=hand))
+    db.session.commit()
+    return Outcome(game.public_id, secret=secret)
+
+
+# --- new games ------------------------------------------------------------------------
+
+
+def unused_join_code() -> str:
+    """A join code no stored game in play has: with many games stored, a random one may be taken."""
+    while True:
+        code = new_join_code()
+        if games.find_game_by_code(code, in_play_only=False) is None:
+            return code
+
+
+def _new_game(table: Table) -> Game:
+    game = Game(ruleset=table.ruleset, options=table.options.to_document(table.ruleset),
+                join_code=unused_join_code(), public_id=new_public_id(), host_token=new_public_id())
+    game.seats = [Seat(position=i, name=name) for i, name in enumerate(table.players)]
+    db.session.add(game)
+    return game
+
+
+def create_game(table: Table) -> Outcome:
+    """Start a game for a valid table at its first hand; the secret is the host's token."""
+    begin_write()
+    game = _new_game(table)
+    _open_next_hand(game, table)
+    return _commit(game, "create", secret=game.host_token)
+
+
+def import_game(pad: Pad) -> Outcome:
+    """Store a checked pad as a new game that resumes where the pad stopped; the secret is the host's token."""
+    begin_write()
+    game = _new_game(pad.table)
+    for number, hand in enumerate(pad.hands, start=1):
+        record = HandRecord(number=number, cards=hand.cards,
+                            stored_phase=Phase.SCORED if hand.finished else Phase.PLAYING)
+        record.entries = [EntryRecord(position=i, tricks=0) for i in range(len(game.seats))]
+        game.hands.append(record)
+        _store_entries(game, record, hand)
+    if all(r.stored_phase == Phase.SCORED for r in game.hands):
+        _open_next_hand(game, pad.table)
+    return _commit(game, "import", secret=game.host_token)
+
+
+def rematch(public_id: str, credentials: Credentials) -> Outcome:
+    """The host starts a new game with the same table and rules; the next player deals first."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    table = games.table_of(game)
+    db.session.rollback()
+    seated = table.players[1:] + table.players[:1]
+    return create_game(Table(table.ruleset, seated, table.options))
+
+
+def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
+    """Open the hand after the last one, or finish the game if none is left."""
+    planned = rules.cards_per_hand(table)
+    number = len(game.hands) + 1
+    if number > len(planned):
+        game.finished_at = game.finished_at or utcnow()
+        return None
+    record = HandRecord(number=number, cards=planned[number - 1], stored_phase=Phase.BIDDING)
+    record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
+    game.hands.append(record)
+    return record
+
+
+# --- seats ----------------------------------------------------------------------------
+
+
+def count_try(bucket: str, limit: int) -> None:
+    """Count one try in `bucket` (what is limited, and for whom); TooManyTries past `limit` a minute.
+
+    Used for typed join codes (guessing), new games and imports (their cost), per client address.
+    """
+    begin_write()
+    since = utcnow() - timedelta(minutes=1)
+    recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(
+        JoinAttempt.address == bucket, JoinAttempt.at > since))
+    if recent >= limit:
+        db.session.rollback()
+        raise TooManyTries()
+    db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < since))
+    db.session.add(JoinAttempt(address=bucket[:64]))
+    db.session.commit()
+
+
+def find_by_join_code(address: str, code: str, limit: int) -> str | None:
+    """The game in play that a typed join code opens, or None; TooManyTries when `address` guesses too fast."""
+    count_try(f"join {address}", limit)
+    game = games.find_game_by_code(code) if code else None
+    return game.public_id if game else None
+
+
+def _forget_hidden_bid(game: Game, position: int) -> None:
+    """A seat changing hands during the bids loses its bid: a bid belongs to the phone that made it."""
+    record = games.current_hand(game)
+    if record is None or not record.phase.is_secret:
+        return
+    record.entries[position].bid = None
+    if record.phase == Phase.COUNTING:
+        record.reveal_at = None
+        record.stored_phase = Phase.BIDDING
+
+
+def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
+    """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
+    game = _locked(public_id)
+    seat = game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+    if seat is None:
+        return _refuse(game, Problem(N_("Pick your name from the list.")))
+    if seat.token_hash is not None:
+        return _refuse(game, Problem(
+            N_("%(names)s already plays on another phone. Ask the host to free the seat."), players=(seat.name,)))
+    token = secrets.token_urlsafe(32)
+    seat.token_hash = token_hash(token)
+    _forget_hidden_bid(game, seat.position)
+    return _commit(game, "seat", secret=token)
+
+
+def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
+    """The host frees a seat, so another phone (or the host) can play it."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    if not 0 <= position < len(game.seats):
+        db.session.rollback()
+        raise NotFound(position)
+    game.seats[position].token_hash = None
+    _forget_hidden_bid(game, position)
+    return _commit(game, "seat")
+
+
+# --- bids -----------------------------------------------------------------------------
+
+
+def place_bid(public_id: str, credentials: Credentials, number: int, seat: int | None, bid: int | None,
+              count_seconds: float) -> Outcome:
+    """A secret bid: a phone for its own seat, the host for a seat with no phone.
+
+    When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
+    it again and moves the version by one, whatever the value, so nothing another screen
+    can see depends on a hidden bid.
+    """
+    game = _locked(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    if actor.role == Role.VIEWER:
+        raise _deny()
+    if actor.role == Role.SEAT:
+        if seat is not None and seat != actor.seat:
+            raise _deny()
+        seat = actor.seat
+    elif seat is not None and 0 <= seat < len(game.seats) and game.seats[seat].token_hash is not None:
+        # The host enters bids for players without a phone only: a phone's bid is its own.
+        raise _deny()
+    if not record.phase.is_secret:
+        return _refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
+    if seat is None or not 0 <= seat < len(game.seats):
+        return _refuse(game, Problem(N_("Pick a player to bid for."), hand=number))
+    if bid is None or not 0 <= bid <= record.cards:
+        return _refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
+                                     number, (game.seats[seat].name,)))
+    record.entries[seat].bid = bid
+    counting = all(e.bid is not None for e in record.entries)
+    if counting:
+        for entry in record.entries:
+            # Ready for the results the moment the count ends, with no write needed then.
+            entry.tricks = 0
+            entry.done = False
+        record.reveal_at = utcnow() + timedelta(seconds=count_seconds)
+        record.stored_phase = Phase.COUNTING
+    # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
+    return _commit(game, "count" if counting else "bid", number)
+
+
+def change_cards(public_id: str, credentials: Credentials, number: int, cards: int | None) -> Outcome:
+    """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    record = _hand(game, number)
+    table = games.table_of(game)
+    cap = rules.max_cards(table.ruleset, len(table.players))
+    if not record.phase.is_secret:
+        return _refuse(game, Problem(N_("The cards can only change before the bids are revealed."), hand=number))
+    if cards is None or not 1 <= cards <= cap:
+        return _refuse(game, Problem(
+            N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
+            {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
+    record.cards = cards
+    record.reveal_at = None
+    record.stored_phase = Phase.BIDDING
+    # A new deal means new cards: everyone bids again. (Clearing only the bids that no
+    # longer fit would tell the table which players had bid high.)
+    for entry in record.entries:
+        entry.bid = None
+    return _commit(game, "cards", number)
+
+
+# --- results --------------------------------------------------------------------------
+
+
+def _played_hand(game: Game, record: HandRecord) -> Hand:
+    """The hand in play as stored, every result counted from zero."""
+    hand = games.hand_of(game, record)
+    return replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
+
+
+def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | None:
+    """A phone's entry after its request; None when a form's fields are missing."""
+    if results.intent == Intent.TRICK:
+        return replace(stored, tricks=(stored.tricks or 0) + 1)
+    if results.intent == Intent.MADE:
+        # Made the bid as revealed, with no captures; a shot already chosen stays.
+        return Entry(stored.player, revealed_bid, revealed_bid, shot=stored.shot)
+    report = next(iter(results.reports.values()), None)
+    return report.entry(stored.player, revealed_bid) if report else None
+
+
+def record_results(public_id: str, credentials: Credentials, number: int, results: Results) -> Outcome:
+    """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
+
+    A phone is held up only by its own mistakes; clashes between players are kept and shown
+    to everyone concerned. The hand closes when the host scores it, or by itself when every
+    phone says its result is complete and all of them together pass the rules.
+    """
+    game = _locked(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
+        raise _deny()
+    if record.phase != Phase.PLAYING:
+        return _stale(game)
+    table = games.table_of(game)
+    current = _played_hand(game, record)
+    revealed = [e.revealed_bid for e in record.entries]
+    closing = actor.is_host and results.intent == Intent.SCORE
+    if actor.role == Role.SEAT:
+        own = _own_entry(results, current.entries[actor.seat], revealed[actor.seat])
+        if own is None:
+            return _stale(game)
+        entries = list(current.entries)
+        entries[actor.seat] = own
+        hand = replace(current, entries=tuple(entries))
+        mine = (own.player,)
+        problems = [p for p in rules.validate_hand(table, number, hand, in_play=True) if p.players == mine]
+    else:
+        entries = tuple(results.reports[i].entry(e.player, revealed[i]) if i in results.reports else e
+                        for i, e in enumerate(current.entries))
+        lost = current.lost_tricks if results.lost_tricks is None else results.lost_tricks
+        hand = replace(current, entries=entries, lost_tricks=lost)
+        problems = rules.validate_hand(table, number, hand, in_play=not closing)
+    if problems:
+        return _refuse(game, *problems)
+    _store_entries(game, record, hand)
+    if actor.role == Role.SEAT:
+        record.entries[actor.seat].done = results.intent in (Intent.DONE, Intent.MADE)
+    everyone_done = all(e.done for e in record.entries) and not rules.validate_hand(table, number, hand)
+    if closing or everyone_done:
+        record.stored_phase = Phase.SCORED
+        _open_next_hand(game, table)
+        return _commit(game, "score", number)
+    return _commit(game, "result", number)
+
+
+def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Hand) -> Outcome:
+    """The host corrects a scored hand; later totals follow and the pad marks it."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    record = _hand(game, number)
+    if record.phase != Phase.SCORED:
+        return _stale(game)
+    problems = rules.validate_hand(games.table_of(game), number, hand)
+    if problems:
+        return _refuse(game, *problems)
+    _store_entries(game, record, hand)
+    record.corrected = True
+    return _commit(game, "correct", number)
+
+
+def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
+    """Write a hand's values (as given by the rules' Hand) into its records."""
+    positions = {s.name: s.position for s in game.seats}
+    record.cards = hand.cards
+    record.lost_tricks = hand.lost_tricks
+    by_position = {e.position: e for e in record.entries}
+    for entry in hand.entries:
+        stored = by_position[positions[entry.player]]
+        stored.bid = entry.bid
+        stored.tricks = entry.tricks
+        stored.bonuses = {k: v for k, v in entry.bonuses.items() if v}
+        stored.loot_with = [positions[p] for p in entry.loot_with]
+        stored.wager = entry.wager
+        stored.shot = entry.shot
+        stored.bid_changed_from = entry.bid_changed_from
+
+
+__all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
+           "change_cards", "correct_hand", "count_try", "create_game", "find_by_join_code", "free_seat", "import_game",
+           "join", "place_bid", "record_results", "rematch"]

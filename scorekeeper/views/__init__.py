@@ -1,0 +1,75 @@
+"""The pages of the app: views that parse a request, call one service function or read, and render.
+
+One blueprint, `pages`, whatever module a view lives in, so every `url_for` stays the same.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, jsonify, request, url_for
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from .. import service
+from ..extensions import db
+from ..live import Watcher
+
+bp = Blueprint("pages", __name__)
+
+from . import headers, labels, scorepad, start, table  # noqa: E402  (their views register on bp)
+from .rendering import not_yours, page  # noqa: E402
+
+
+def error_page(error: HTTPException):
+    """A clear page (or JSON for the import API) instead of a bare error."""
+    messages = {
+        400: gettext("The request could not be understood. Reload the page and try again."),
+        404: gettext("There is nothing here. Check the link, or start a new game."),
+        405: gettext("That is not something this page can do."),
+        413: gettext("That file is too large for a pad file."),
+    }
+    if isinstance(error, CSRFError):
+        message = gettext("This page was open too long or came from elsewhere. Reload it and try again.")
+    else:
+        message = messages.get(error.code or 400, gettext("Something went wrong."))
+    if request.path == url_for("pages.import_game") and request.is_json:
+        return jsonify(problems=[message]), error.code
+    return page("error.html", error.code or 400, title=gettext("Sorry"), message=message)
+
+
+def not_found(error: service.NotFound):
+    """No such game or hand: the 404 page."""
+    from werkzeug.exceptions import NotFound
+
+    return error_page(NotFound())
+
+
+def not_allowed(error: service.NotAllowed):
+    """A change this browser may not make, refused in words."""
+    return not_yours()
+
+
+def watcher_sessions(app: Flask):  # noqa: ANN201
+    """Sessions for the live watcher's thread, which runs outside any request."""
+    from sqlalchemy.orm import Session
+
+    def new_session() -> Session:
+        with app.app_context():
+            return Session(db.engine)
+
+    return new_session
+
+
+def init_app(app: Flask) -> None:
+    """Register the pages on `app`; every answer gets `Vary: HX-Request` and the protective headers."""
+    app.register_blueprint(bp)
+    app.extensions["live_watcher"] = Watcher(watcher_sessions(app))
+    for code in (400, 404, 405, 413):
+        app.register_error_handler(code, error_page)
+    app.register_error_handler(service.NotFound, not_found)
+    app.register_error_handler(service.NotAllowed, not_allowed)
+    labels.init_app(app)
+    headers.init_app(app)
+
+
+__all__ = ["bp", "init_app", "scorepad", "start", "table"]

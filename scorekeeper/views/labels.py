@@ -1,0 +1,126 @@
+"""Words for the pages: names of rulesets, rounds and captures, scores and lists in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from babel.lists import format_list
+from flask import Flask
+from flask_babel import get_locale, gettext
+
+from .. import rules
+from ..forms import CAPTURE_TOGGLES, MAX_NAME, MAX_SEATS
+from ..models import Phase
+from ..rules import Problem
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Names joined as a sentence in the reader's language."""
+    if not names:
+        return ""
+    return format_list(list(names), locale=str(get_locale() or "en"))
+
+
+def say(problem: Problem) -> str:
+    """A problem as a sentence in the reader's language."""
+    return problem.message(translate=gettext, join=join_names)
+
+
+def problems_by_player(problems: list[Problem], seated: int) -> dict[str, list[str]]:
+    """Each player's problems, so a screen can show them next to that player.
+
+    A problem that concerns the whole table is only shown once, above everyone.
+    """
+    found: dict[str, list[str]] = {}
+    for problem in problems:
+        if len(problem.players) >= seated:
+            continue
+        for player in problem.players:
+            found.setdefault(player, []).append(say(problem))
+    return found
+
+
+def format_score(points: int | None) -> str:
+    """A score with a true minus sign, which reads better than a hyphen."""
+    if points is None:
+        return ""
+    return f"−{-points}" if points < 0 else str(points)
+
+
+def bids_text(entries: Sequence[rules.Entry]) -> str:
+    """The bids of a hand in one line, to be read out: "Anne 2, Ben 0 and Cara 1"."""
+    return join_names([f"{e.player} {e.bid}" for e in entries])
+
+
+def standings_text(standings: Sequence[Any]) -> str:
+    """The leaderboard in one line, to be read out."""
+    return join_names([f"{s.name} {format_score(s.total)}" for s in standings])
+
+
+def capture_label(kind: str, ruleset: str) -> str:
+    """The name of a capture, as the rulebook of the reader's language says it."""
+    labels = {
+        rules.PIRATES_BY_SKULL_KING: gettext("Pirates taken by the Skull King"),
+        rules.SKULL_KING_BY_MERMAID: gettext("Mermaid took the Skull King"),
+        rules.MERMAIDS_BY_PIRATE: gettext("Mermaids taken by a Pirate"),
+        rules.STANDARD_FOURTEENS: gettext("Yellow, purple or green 14s"),
+        rules.BLACK_FOURTEEN: gettext("Black 14"),
+    }
+    return labels[kind]
+
+
+def ruleset_name(ruleset: str) -> str:
+    """A ruleset's name for people."""
+    return {
+        "classic": gettext("Classic (2007)"),
+        "doubloons": gettext("Doubloons (tactile edition)"),
+        "modern": gettext("Skull King 2021"),
+    }[ruleset]
+
+
+def ruleset_blurb(ruleset: str) -> str:
+    """One line on what a ruleset is."""
+    return {
+        "classic": gettext("The original rules: 2–6 players, Scary Mary, Skull King +30 per pirate, Mermaid +50."),
+        "doubloons": gettext("The coin edition for blind and low-vision players: classic scoring, 2–6 players."),
+        "modern": gettext("The current edition: 2–8 players, Tigress, 14s, Rascal's scoring, advanced cards."),
+    }[ruleset]
+
+
+def round_name(name: str) -> str:
+    """A round structure's name for people."""
+    return {
+        "standard": gettext("Standard"),
+        "even-keeled": gettext("Even-keeled"),
+        "skip-to-the-brawl": gettext("Skip to the brawl"),
+        "swift-n-salty": gettext("Swift 'n' salty"),
+        "broadside-barrage": gettext("Broadside barrage"),
+        "whirlpool": gettext("Whirlpool"),
+        "past-your-bedtime": gettext("Past your bedtime"),
+    }[name]
+
+
+# Each language in its own words, so everyone finds theirs.
+LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano"))
+
+
+def init_app(app: Flask) -> None:
+    """Give every template these words, and the rules' constants so no template retypes them."""
+    app.jinja_env.filters["score"] = format_score
+    app.jinja_env.globals.update(
+        capture_label=capture_label,
+        ruleset_name=ruleset_name,
+        ruleset_blurb=ruleset_blurb,
+        round_name=round_name,
+        bids_text=bids_text,
+        standings_text=standings_text,
+        current_locale=lambda: str(get_locale() or "en"),
+        language_names=LANGUAGE_NAMES,
+        Phase=Phase,
+        RULESETS=rules.RULESETS,
+        MAX_SEATS=MAX_SEATS,
+        MAX_NAME=MAX_NAME,
+        CAPTURE_TOGGLES=CAPTURE_TOGGLES,
+        WAGERS=rules.WAGERS,
+        SHOTS=rules.SHOTS,
+    )

@@ -1,0 +1,40 @@
+"""Answering a request: a whole page, or for htmx only its `main` block; redirects after changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, redirect, render_template, request
+from flask_babel import gettext
+from jinja2_fragments.flask import render_block
+
+
+def is_htmx() -> bool:
+    """Whether htmx asked for this page (and wants only its main block)."""
+    return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
+
+
+def page(template: str, status: int = 200, **context: Any) -> Response:
+    """The whole page, or for htmx just its `main` block."""
+    if is_htmx():
+        response = make_response(render_block(template, "main", fragment=True, **context), status)
+        if request.method != "GET":
+            # A refused form shows its page again; the address stays that of the page.
+            response.headers["HX-Push-Url"] = "false"
+        return response
+    return make_response(render_template(template, **context), status)
+
+
+def see_other(url: str) -> Response:
+    """Redirect after a change, so reloading never repeats it."""
+    return redirect(url, code=303)
+
+
+def refuse(message: str, status: int = 403) -> Response:
+    """A refusal in words, as a page (or its main block for htmx)."""
+    return page("error.html", status, title=gettext("Sorry"), message=message)
+
+
+def not_yours() -> Response:
+    """Refuse a change that belongs to another phone or to the host."""
+    return refuse(gettext("Only that player's own phone or the host can change this."))

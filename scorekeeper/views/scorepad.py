@@ -1,0 +1,83 @@
+"""The score pad and what follows from it: the big screen, the end, a rematch, and the exports."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Response, url_for
+from flask_babel import gettext
+
+from .. import games, service
+from ..pad import write_csv
+from . import bp
+from .labels import join_names
+from .rendering import page, see_other
+from .sessions import credentials, keep_host_token, visitor
+from .table import load_game
+
+
+@bp.get("/games/<public_id>/pad")
+def pad(public_id: str):
+    """The score pad, laid out like the paper one, with the leaderboard."""
+    game = load_game(public_id)
+    table = games.table_of(game)
+    rows = games.pad_rows(game, table)
+    return page("pad.html", title=gettext("Score pad"), game=game, table=table, rows=rows,
+                standings=games.standings(game, rows), current=games.current_hand(game),
+                visitor=visitor(game))
+
+
+@bp.get("/games/<public_id>/screen")
+def screen(public_id: str):
+    """The big-screen view for a TV or laptop: leaderboard and pad, updating live."""
+    game = load_game(public_id)
+    table = games.table_of(game)
+    rows = games.pad_rows(game, table)
+    record = games.current_hand(game)
+    return page("screen.html", title=gettext("Leaderboard"), game=game, table=table, rows=rows,
+                standings=games.standings(game, rows), current=record,
+                ready=sum(e.bid is not None for e in record.entries) if record else 0)
+
+
+@bp.get("/games/<public_id>/end")
+def end(public_id: str):
+    """Final standings, the winner, and what each player achieved."""
+    game = load_game(public_id)
+    if games.current_hand(game) is not None:
+        return see_other(url_for("pages.game", public_id=public_id))
+    standing = games.standings(game)
+    winners = [s.name for s in standing if s.rank == 1]
+    return page("end.html", title=gettext("Final standings"), game=game, standings=standing,
+                winners=join_names(winners), winner_count=len(winners), summaries=games.summaries(game),
+                visitor=visitor(game))
+
+
+@bp.post("/games/<public_id>/rematch")
+def rematch(public_id: str):
+    """A new game with the same table and rules; the next player deals first."""
+    outcome = service.rematch(public_id, credentials(public_id))
+    keep_host_token(outcome.public_id, outcome.secret)
+    return see_other(url_for("pages.game", public_id=outcome.public_id))
+
+
+def download(body: str, mimetype: str, filename: str) -> Response:
+    """A file to save, which no browser may read as anything but its type."""
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@bp.get("/games/<public_id>/pad.json")
+def pad_json(public_id: str):
+    """The pad file of the game, as a download."""
+    doc = games.export_pad(load_game(public_id))
+    return download(json.dumps(doc, indent=2, ensure_ascii=False), "application/json",
+                    f"skull-king-{public_id[:8]}.json")
+
+
+@bp.get("/games/<public_id>/pad.csv")
+def pad_csv(public_id: str):
+    """The pad as CSV: one row per hand and player, with points and running total."""
+    doc = games.export_pad(load_game(public_id))
+    return download(write_csv(doc), "text/csv", f"skull-king-{public_id[:8]}.csv")

@@ -1,0 +1,147 @@
+"""The way in: the start page, a new game, a pad file imported, join codes, the language."""
+
+from __future__ import annotations
+
+import hmac
+from urllib.parse import urlsplit
+
+from flask import current_app, jsonify, request, session, url_for
+from flask_babel import gettext
+
+from .. import forms, games, rules, service
+from ..extensions import csrf
+from ..pad import PadError, load_pad
+from . import bp
+from .labels import say
+from .rendering import page, see_other
+from .sessions import keep_host_token
+
+
+def client_address() -> str:
+    """The client's address: behind a proxy, the one it reports (ProxyFix, by configuration)."""
+    return (request.remote_addr or "unknown")[:48]
+
+
+def too_many_new_games() -> bool:
+    """Count a new game or an import from this address; whether it is one too many this minute."""
+    try:
+        service.count_try(f"new {client_address()}", current_app.config["NEW_GAMES_PER_MINUTE"])
+    except service.TooManyTries:
+        return True
+    return False
+
+
+@bp.get("/")
+def index():
+    """The start page: begin a new game, join one, or bring one in from a pad file."""
+    return page("index.html", title=gettext("Skull King scorekeeper"))
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():
+    """The new-game form; a valid table starts the game at hand 1, run by this browser."""
+    if request.method == "GET":
+        return page("new_game.html", title=gettext("New game"), form=None, problems=[],
+                    rounds=rules.ROUND_STRUCTURES)
+    if too_many_new_games():
+        return page("new_game.html", 429, title=gettext("New game"), form=request.form,
+                    problems=[gettext("Too many new games from here. Wait a minute and try again.")],
+                    rounds=rules.ROUND_STRUCTURES)
+    parsed = forms.parse_new_game(request.form)
+    if parsed.table is None:
+        return page("new_game.html", 422, title=gettext("New game"), form=request.form,
+                    problems=[say(p) for p in parsed.problems], rounds=rules.ROUND_STRUCTURES)
+    outcome = service.create_game(parsed.table)
+    keep_host_token(outcome.public_id, outcome.secret)
+    return see_other(url_for("pages.game", public_id=outcome.public_id))
+
+
+@bp.post("/games/import")
+@csrf.exempt
+def import_game():
+    """Bring in a pad file: JSON answers 201 or 422; a file upload answers with pages."""
+    if too_many_new_games():
+        message = gettext("Too many new games from here. Wait a minute and try again.")
+        if request.is_json:
+            return jsonify(problems=[message]), 429
+        return page("index.html", 429, title=gettext("Skull King scorekeeper"), import_problems=[message])
+    if request.is_json:
+        try:
+            pad = load_pad(request.get_data(), check=True)
+        except PadError as error:
+            return jsonify(problems=[say(p) for p in error.problems]), 422
+        outcome = service.import_game(pad)
+        url = url_for("pages.game", public_id=outcome.public_id, _external=True)
+        host_url = url_for("pages.host", public_id=outcome.public_id, token=outcome.secret, _external=True)
+        response = jsonify(url=url, host_url=host_url)
+        response.status_code = 201
+        response.headers["Location"] = url
+        return response
+    # A browser form: JSON posts cannot come from another site's form, uploads can.
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        csrf.protect()
+    upload = request.files.get("pad")
+    if upload is None or not upload.filename:
+        problems = [gettext("Choose a pad file to import.")]
+    else:
+        try:
+            pad = load_pad(upload.read(), check=True)
+        except PadError as error:
+            problems = [say(p) for p in error.problems]
+        else:
+            outcome = service.import_game(pad)
+            keep_host_token(outcome.public_id, outcome.secret)
+            return see_other(url_for("pages.game", public_id=outcome.public_id))
+    return page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)
+
+
+@bp.get("/games/<public_id>/host/<token>")
+def host(public_id: str, token: str):
+    """Take over running a game with its host link (given by the import API)."""
+    game = games.find_game(public_id)
+    # Bytes, because compare_digest refuses non-ASCII text and a link may carry anything.
+    if game is None or not hmac.compare_digest(token.encode(), game.host_token.encode()):
+        raise service.NotFound(public_id)
+    keep_host_token(public_id, token)
+    return see_other(url_for("pages.game", public_id=public_id))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join_by_code():
+    """Type the short code the host screen shows; guessing is slowed down."""
+    if request.method == "GET":
+        return page("join_code.html", title=gettext("Join a game"), problems=[])
+    address = client_address()
+    code = "".join(request.form.get("code", "").split()).upper()[:12]
+    try:
+        public_id = service.find_by_join_code(address, code, current_app.config["JOIN_TRIES_PER_MINUTE"])
+    except service.TooManyTries:
+        return page("join_code.html", 429, title=gettext("Join a game"),
+                    problems=[gettext("Too many tries. Wait a minute, or scan the QR code instead.")])
+    if public_id is None:
+        return page("join_code.html", 422, title=gettext("Join a game"),
+                    problems=[gettext("No game has the code “%(code)s”. Check it on the host screen.", code=code)])
+    return see_other(url_for("pages.join", public_id=public_id))
+
+
+def same_site_path(target: str) -> str | None:
+    """`target` if it is a path of this site, else None.
+
+    Browsers drop tabs and newlines inside addresses and read a backslash as a slash,
+    so "/\\t/evil.example" would leave the site: any of those refuses the target.
+    """
+    if any(char.isspace() or ord(char) < 32 or char == "\\" for char in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return None
+    return target
+
+
+@bp.post("/language")
+def language():
+    """Remember the language the player picked."""
+    chosen = request.form.get("language", "")
+    if chosen in current_app.config["LANGUAGES"]:
+        session["language"] = chosen
+    return see_other(same_site_path(request.form.get("next", "")) or url_for("pages.index"))

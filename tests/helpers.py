@@ -1,0 +1,67 @@
+"""Helpers the tests share: starting games through the pages, and a browser made of urllib."""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from scorekeeper.forms import MAX_SEATS
+
+
+def new_game(client: FlaskClient, names: list[str], ruleset: str = "classic", **options: str) -> str:
+    """Start a game through the form; return its URL."""
+    data: dict[str, Any] = {"ruleset": ruleset, "player": names + [""] * (MAX_SEATS - len(names)), **options}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def import_as_host(client: FlaskClient, doc: dict) -> str:
+    """Import a pad through the API, then take over as its host; return the game's path."""
+    response = client.post("/games/import", json=doc)
+    assert response.status_code == 201, response.json
+    assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
+    return response.headers["Location"].replace("http://localhost", "")
+
+
+class Phone:
+    """One browser: its own cookies, CSRF token and session."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()),
+                                                  NoRedirect())
+        self.token = ""
+
+    def get(self, path: str) -> tuple[int, str]:
+        try:
+            with self.opener.open(self.base + path, timeout=30) as response:
+                body = response.read().decode()
+                status = response.status
+        except urllib.error.HTTPError as error:
+            body, status = error.read().decode(), error.code
+        found = re.search(r'name="csrf_token" value="([^"]+)"', body)
+        if found:
+            self.token = found.group(1)
+        return status, body
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        payload = urllib.parse.urlencode({**data, "csrf_token": self.token}, doseq=True).encode()
+        try:
+            with self.opener.open(urllib.request.Request(self.base + path, data=payload), timeout=30) as response:
+                return response.status, response.headers.get("Location", "")
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Location", "") or error.read().decode()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Keep redirects visible: a 303 is the answer the test checks."""
+
+    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        return None

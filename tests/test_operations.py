@@ -1,0 +1,97 @@
+"""Running the service: a shutdown with many open streams, the event log kept short, and wake-ups per game."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from scorekeeper.extensions import db
+from scorekeeper.live import Watcher, prune_events
+from scorekeeper.models import Event, Game, utcnow
+from tests.helpers import Phone, new_game
+from tests.production import ProductionServer
+
+
+def test_sigterm_with_300_open_streams_stops_the_server_within_two_seconds(tmp_path: Path) -> None:
+    server = ProductionServer(tmp_path)
+    server.start()
+    streams = []
+    try:
+        host = Phone(server.base)
+        host.get("/games/new")
+        status, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
+        assert status == 303
+        for _ in range(300):
+            connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            connection.sendall(f"GET {game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            streams.append(connection)
+        for connection in streams:
+            assert b"text/event-stream" in connection.recv(4096)
+        started = time.monotonic()
+        # As a service manager stops it: SIGTERM to the master, which passes it on to the workers.
+        os.kill(server.process.pid, signal.SIGTERM)
+        server.process.wait(timeout=20)
+        took = time.monotonic() - started
+    finally:
+        for connection in streams:
+            connection.close()
+        server.stop()
+    assert took <= 2.0, f"the server took {took:.1f} s to stop"
+
+
+def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client) -> None:  # noqa: ANN001
+    new_game(client, ["Anne", "Ben"])
+    with app.app_context():
+        game_id = db.session.scalar(select(Game.id))
+        db.session.add(Event(game_id=game_id, version=0, kind="old", at=utcnow() - timedelta(hours=2)))
+        db.session.commit()
+        with Session(db.engine) as session:
+            assert prune_events(session) == 1
+        kinds = db.session.scalars(select(Event.kind)).all()
+    assert kinds == ["create"]
+
+
+def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None:  # noqa: ANN001
+    """Each game has its own waiting point: a change elsewhere wakes nobody here."""
+    new_game(client, ["Anne", "Ben"])
+    new_game(client, ["Cara", "Dan"])
+    with app.app_context():
+        first, second = db.session.scalars(select(Game.id).order_by(Game.id)).all()
+        def sessions() -> Session:
+            return Session(db.engine)
+
+        watcher = Watcher(sessions)
+        watcher.poll()  # where the log stands now
+        watched = watcher.stream(first, 1)
+        other = watcher.stream(second, 1)
+        assert next(watched).startswith("retry") and next(other).startswith("retry")
+        next(watched), next(other)  # the versions they start from
+        woken = []
+
+        def follow(name: str, stream) -> None:  # noqa: ANN001
+            woken.append((name, next(stream, "ended")))
+
+        threads = [threading.Thread(target=follow, args=("watched", watched), daemon=True),
+                   threading.Thread(target=follow, args=("other", other), daemon=True)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.1)
+        conditions = {game_id: condition for game_id, (condition, _) in watcher.waiting.items()}
+        assert set(conditions) == {first, second} and conditions[first] is not conditions[second]
+        db.session.add(Event(game_id=first, version=2, kind="bid"))
+        db.session.commit()
+        watcher.poll()
+        threads[0].join(timeout=5)
+        assert woken == [("watched", "event: changed\ndata: 2\n\n")]
+        watcher.stop()
+        threads[1].join(timeout=5)
+        assert woken[1:] == [("other", "ended")]  # stopped, never woken by the other game's change

@@ -1,0 +1,229 @@
+"""Secrecy through the side doors: seats changing hands, the host's powers, imports, exports, headers, links."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import games
+from scorekeeper.pad import PadError, load_pad
+from tests.conftest import make_app
+from tests.helpers import new_game
+
+
+def bid_of(app: Flask, url: str, seat: int) -> int | None:
+    """The stored bid of `seat` in the first hand."""
+    with app.app_context():
+        return games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[seat].bid
+
+
+@pytest.fixture
+def seated(app: Flask, client: FlaskClient) -> tuple[str, FlaskClient]:
+    """A classic game of three (9 cards in hand 1); Anne has a phone, Ben and Cara do not."""
+    url = new_game(client, ["Anne", "Ben", "Cara"])
+    client.post(f"{url}/hands/1/cards", data={"cards": 9})
+    anne = app.test_client()
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    return url, anne
+
+
+def test_a_freed_seat_loses_its_hidden_bid(app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+    url, anne = seated
+    anne.post(f"{url}/hands/1/bid", data={"bid": 4})
+    assert client.post(f"{url}/seats/0/free").status_code == 303
+    newcomer = app.test_client()
+    assert newcomer.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    page = newcomer.get(url).get_data(as_text=True)
+    assert "Your bid is" not in page and "How many tricks will you win?" in page
+    assert bid_of(app, url, 0) is None
+
+
+def test_reclaiming_a_seat_during_the_count_clears_its_bid_and_stops_the_count(
+        app: Flask, client: FlaskClient, database_url: str) -> None:
+    app = make_app(database_url, REVEAL_COUNT_SECONDS=600)
+    host, anne = app.test_client(), app.test_client()
+    url = new_game(host, ["Anne", "Ben"])
+    anne.post(f"{url}/join", data={"seat": 0})
+    anne.post(f"{url}/hands/1/bid", data={"bid": 1})
+    host.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+    with app.app_context():
+        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].phase == "counting"
+    host.post(f"{url}/seats/0/free")
+    with app.app_context():
+        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+        assert record.phase == "bidding" and record.entries[0].bid is None and record.entries[1].bid == 0
+
+
+def test_a_bid_the_host_entered_is_not_shown_to_whoever_claims_that_seat(
+        app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+    url, _ = seated
+    assert client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 5}).status_code == 303
+    watcher = app.test_client()
+    assert watcher.post(f"{url}/join", data={"seat": 1}).status_code == 303
+    page = watcher.get(url).get_data(as_text=True)
+    assert "Your bid is" not in page and 'aria-pressed="true"' not in page
+
+
+def test_the_host_cannot_change_or_see_a_phone_holders_bid(app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+    url, anne = seated
+    anne.post(f"{url}/hands/1/bid", data={"bid": 4})
+    assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 403
+    assert bid_of(app, url, 0) == 4
+    host_page = client.get(url).get_data(as_text=True)
+    # The host has no bid buttons for Anne, only for the players without a phone.
+    assert 'name="seat" value="0"' not in host_page and 'name="seat" value="1"' in host_page
+
+
+def test_csv_cells_never_start_a_formula(client: FlaskClient) -> None:
+    url = new_game(client, ['=HYPERLINK("http://x")', "+Ben", "@Cara"])
+    client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
+    client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+    client.post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 0})
+    client.post(f"{url}/hands/1", data={"tricks-0": "1", "intent": "score"})
+    response = client.get(f"{url}/pad.csv")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))[1:]
+    cells = [cell for row in rows for cell in row]
+    assert "'=HYPERLINK(\"http://x\")" in cells and "'+Ben" in cells and "'@Cara" in cells
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
+
+
+def pad_of(players: list[str], hands: int = 1, **extra: Any) -> dict[str, Any]:
+    """A classic pad of finished one-card hands where nobody makes a trick but the first player."""
+    entries = [{"player": p, "bid": 0, "tricks": 1 if i == 0 else 0} for i, p in enumerate(players)]
+    return {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+            "options": {"scoring": "standard", "rounds": [1] * hands, **extra},
+            "players": players, "hands": [{"cards": 1, "entries": entries}] * hands}
+
+
+def test_a_pad_of_8000_hands_is_refused_at_once(client: FlaskClient) -> None:
+    pad = pad_of(["Anne", "Ben"], hands=8000)
+    text = json.dumps(pad, separators=(",", ":"))
+    started = time.process_time()
+    with pytest.raises(PadError) as refused:
+        load_pad(text, check=True)
+    took = time.process_time() - started
+    assert "at most 50 hands" in "\n".join(refused.value.messages())
+    assert took < 0.05, f"refusing it took {took * 1000:.0f} ms of CPU"
+    # Through the import it is refused too, by its size already.
+    response = client.post("/games/import", data=text, content_type="application/json")
+    assert response.status_code in (413, 422) and response.json["problems"]
+
+
+def test_a_pad_may_list_up_to_50_hands(client: FlaskClient) -> None:
+    assert client.post("/games/import", json=pad_of(["Anne", "Ben"], hands=50)).status_code == 201
+    response = client.post("/games/import", json=pad_of(["Anne", "Ben"], hands=51))
+    assert response.status_code == 422 and "A game has at most 50 hands." in response.json["problems"][0]
+
+
+def test_deeply_nested_json_is_refused_in_words(client: FlaskClient, runner) -> None:  # noqa: ANN001
+    nested = "[" * 1000 + "]" * 1000
+    response = client.post("/games/import", data=nested, content_type="application/json")
+    assert response.status_code == 422
+    assert response.json["problems"] == ["The file nests lists and objects deeper than a pad file ever does."]
+    deeper = '{"a":' * 100_000 + "1" + "}" * 100_000
+    with pytest.raises(PadError):
+        load_pad(deeper[:200_000])
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("A" * 10_000, "at most 40 characters"),
+    ("Anne\u202e", "invisible or direction-changing"),
+    ("Be\u200bn", "invisible or direction-changing"),
+    ("Cara\x07", "control characters"),
+])
+def test_imported_names_are_checked_as_the_form_checks_them(client: FlaskClient, name: str, reason: str) -> None:
+    imported = client.post("/games/import", json=pad_of([name, "Dan"]))
+    assert imported.status_code == 422 and any(reason in p for p in imported.json["problems"])
+    typed = client.post("/games/new", data={"ruleset": "classic", "player": [name, "Dan"]})
+    assert typed.status_code == 422 and reason in typed.get_data(as_text=True)
+
+
+def test_every_kind_of_answer_carries_the_protective_headers(app: Flask, client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    answers = {
+        "page": client.get(url),
+        "fragment": client.get(url, headers={"HX-Request": "true"}),
+        "redirect": client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]}),
+        "refusal": client.post("/games/new", data={"ruleset": "classic", "player": ["Anne"]}),
+        "not found": client.get("/games/nothing-here"),
+        "static": client.get("/static/app.css"),
+        "pad file": client.get(f"{url}/pad.json"),
+        "csv": client.get(f"{url}/pad.csv"),
+        "json api": client.post("/games/import", json={"format": "nothing"}),
+        "stream": client.get(f"{url}/events", buffered=False),
+    }
+    for kind, response in answers.items():
+        headers = response.headers
+        assert "script-src 'self'" in headers["Content-Security-Policy"], kind
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"], kind
+        assert headers["X-Content-Type-Options"] == "nosniff", kind
+        assert headers["Referrer-Policy"] == "same-origin", kind
+        assert headers["X-Frame-Options"] == "DENY", kind
+        response.close()
+    cookie = answers["redirect"].headers["Set-Cookie"]
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie and "Secure" not in cookie
+
+
+def test_the_session_cookie_is_secure_behind_an_https_proxy(database_url: str) -> None:
+    app = make_app(database_url, TRUSTED_PROXIES=1)
+    response = app.test_client().post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]},
+                                      headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"})
+    assert response.status_code == 303 and "Secure" in response.headers["Set-Cookie"]
+
+
+def test_the_join_code_of_a_finished_game_has_expired(client: FlaskClient, finished_pad: dict) -> None:
+    response = client.post("/games/import", json=finished_pad)
+    with client.application.app_context():
+        game = games.find_game(response.headers["Location"].rsplit("/", 1)[-1])
+        assert game.finished_at is not None
+        code = game.join_code
+    assert client.post("/join", data={"code": code}).status_code == 422
+
+
+def test_join_code_guesses_are_limited_per_real_address(database_url: str) -> None:
+    app = make_app(database_url, TRUSTED_PROXIES=1)
+    client = app.test_client()
+    url = new_game(client, ["Anne", "Ben"])
+    with app.app_context():
+        code = games.find_game(url.rsplit("/", 1)[-1]).join_code
+
+    def try_code(typed: str, address: str) -> int:
+        return client.post("/join", data={"code": typed}, headers={"X-Forwarded-For": address}).status_code
+
+    assert [try_code("WRONG", "198.51.100.7") for _ in range(12)] == [422] * 12
+    assert try_code(code, "198.51.100.7") == 429
+    # The guesser is limited; the rest of the café, behind the same proxy, is not.
+    assert try_code(code, "198.51.100.8") == 303
+
+
+def test_new_games_and_imports_are_limited_per_address(database_url: str, finished_pad: dict) -> None:
+    app = make_app(database_url, NEW_GAMES_PER_MINUTE=3)
+    client = app.test_client()
+    for _ in range(2):
+        new_game(client, ["Anne", "Ben"])
+    assert client.post("/games/import", json=finished_pad).status_code == 201
+    response = client.post("/games/import", json=finished_pad)
+    assert response.status_code == 429 and response.json["problems"]
+    refused = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]})
+    assert refused.status_code == 429 and "Too many new games" in refused.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/",
+                                    "/\n/evil.example", " //evil.example"])
+def test_the_language_picker_never_leaves_the_site(client: FlaskClient, target: str) -> None:
+    response = client.post("/language", data={"language": "de", "next": target})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def test_the_language_picker_returns_to_the_page(client: FlaskClient) -> None:
+    response = client.post("/language", data={"language": "de", "next": "/games/new?x=1"})
+    assert response.headers["Location"] == "/games/new?x=1"
