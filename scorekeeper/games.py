@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 
 from . import rules
 from .extensions import db
-from .models import Game, HandRecord, Phase
+from .models import Event, Game, HandRecord, Phase
 from .pad import write_pad
 from .rules import Entry, Hand, Options, Table
 
@@ -76,6 +76,20 @@ def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:
     if in_play_only:
         query = query.where(Game.finished_at.is_(None))
     return db.session.scalar(query)
+
+
+# The event kind of a bid cleared because its seat changed phones, followed by the seat.
+BID_CLEARED = "bid-cleared "
+
+
+def must_bid_again(game: Game, record: HandRecord) -> list[str]:
+    """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
+    if record.phase != Phase.BIDDING:
+        return []
+    kinds = db.session.scalars(select(Event.kind).where(
+        Event.game_id == game.id, Event.hand == record.number, Event.kind.startswith(BID_CLEARED))).all()
+    seats = {int(kind.removeprefix(BID_CLEARED)) for kind in kinds}
+    return [game.seats[s].name for s in sorted(seats) if record.entries[s].bid is None]
 
 
 def schedule(game: Game, table: Table | None = None) -> tuple[int, ...]:

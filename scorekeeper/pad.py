@@ -326,17 +326,24 @@ def read_pad(doc: object, check: bool = False) -> Pad:
 
 # A pad nests six deep (pad, hands, hand, entries, entry, bonuses); deeper is not a pad.
 MAX_DEPTH = 16
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"\[\]|\{\}")
 
 
-def nesting_depth(text: str) -> int:
-    """How deep the lists and objects of a JSON text nest, strings left out; read before parsing."""
-    depth = deepest = 0
-    for char in _NOT_BRACKETS.sub("", _STRINGS.sub("", text)):
-        depth += 1 if char in "[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
+def nests_deeper_than(text: str, most: int) -> bool:
+    """Whether the lists and objects of a JSON text nest deeper than `most`, strings left out.
+
+    Read before parsing: each round takes away the innermost pairs, so it costs `most`
+    passes of a regular expression at most, whatever the text.
+    """
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    for _ in range(most):
+        brackets, found = _INNERMOST.subn("", brackets)
+        if not brackets or not found:
+            # Nothing left, or brackets that do not pair up: the JSON parser says what is wrong.
+            return False
+    return True
 
 
 def load_pad(text: str | bytes, check: bool = False) -> Pad:
@@ -344,7 +351,7 @@ def load_pad(text: str | bytes, check: bool = False) -> Pad:
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        if nesting_depth(text) > MAX_DEPTH:
+        if nests_deeper_than(text, MAX_DEPTH):
             raise PadError([Problem(N_("The file nests lists and objects deeper than a pad file ever does."))])
         doc = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:

@@ -188,39 +188,45 @@ def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
 # --- seats ----------------------------------------------------------------------------
 
 
-def count_try(bucket: str, limit: int) -> None:
-    """Count one try in `bucket` (what is limited, and for whom); TooManyTries past `limit` a minute.
+def count_try(buckets: Mapping[str, int]) -> None:
+    """Count one try in each bucket (what is limited, for whom); TooManyTries if any is past its limit a minute.
 
-    Used for typed join codes (guessing), new games and imports (their cost), per client address.
+    Used for typed join codes (guessing), new games and imports (their cost).
     """
     begin_write()
     since = utcnow() - timedelta(minutes=1)
-    recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(
-        JoinAttempt.address == bucket, JoinAttempt.at > since))
-    if recent >= limit:
-        db.session.rollback()
-        raise TooManyTries()
+    for bucket, limit in buckets.items():
+        recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(
+            JoinAttempt.address == bucket[:64], JoinAttempt.at > since))
+        if recent >= limit:
+            db.session.rollback()
+            raise TooManyTries()
     db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < since))
-    db.session.add(JoinAttempt(address=bucket[:64]))
+    db.session.add_all(JoinAttempt(address=bucket[:64]) for bucket in buckets)
     db.session.commit()
 
 
-def find_by_join_code(address: str, code: str, limit: int) -> str | None:
-    """The game in play that a typed join code opens, or None; TooManyTries when `address` guesses too fast."""
-    count_try(f"join {address}", limit)
+def find_by_join_code(buckets: Mapping[str, int], code: str) -> str | None:
+    """The game in play that a typed join code opens, or None; TooManyTries when guessed too fast."""
+    count_try(buckets)
     game = games.find_game_by_code(code) if code else None
     return game.public_id if game else None
 
 
-def _forget_hidden_bid(game: Game, position: int) -> None:
-    """A seat changing hands during the bids loses its bid: a bid belongs to the phone that made it."""
+def _forget_hidden_bid(game: Game, position: int) -> tuple[str, int | None]:
+    """A seat changing hands during the bids loses its bid: a bid belongs to the phone that made it.
+
+    Returns the kind of event to log, and its hand: a cleared bid is logged as such, so the
+    table can see who must bid again (that a player was ready is no secret).
+    """
     record = games.current_hand(game)
-    if record is None or not record.phase.is_secret:
-        return
+    if record is None or not record.phase.is_secret or record.entries[position].bid is None:
+        return "seat", None
     record.entries[position].bid = None
     if record.phase == Phase.COUNTING:
         record.reveal_at = None
         record.stored_phase = Phase.BIDDING
+    return f"{games.BID_CLEARED}{position}", record.number
 
 
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
@@ -234,8 +240,8 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
             N_("%(names)s already plays on another phone. Ask the host to free the seat."), players=(seat.name,)))
     token = secrets.token_urlsafe(32)
     seat.token_hash = token_hash(token)
-    _forget_hidden_bid(game, seat.position)
-    return _commit(game, "seat", secret=token)
+    kind, number = _forget_hidden_bid(game, seat.position)
+    return _commit(game, kind, number, secret=token)
 
 
 def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
@@ -247,8 +253,8 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
         db.session.rollback()
         raise NotFound(position)
     game.seats[position].token_hash = None
-    _forget_hidden_bid(game, position)
-    return _commit(game, "seat")
+    kind, number = _forget_hidden_bid(game, position)
+    return _commit(game, kind, number)
 
 
 # --- bids -----------------------------------------------------------------------------

@@ -59,6 +59,8 @@ def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, 
     anne.keyboard.press("Enter")
     expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
     wait_for_focus_on_the_page(anne)
+    # Ben's screen follows Anne's trick before Ben reaches for his button, as his eyes would.
+    expect(ben.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
     tab_to(ben, "button[name=intent][value=made]")
     ben.keyboard.press("Space")
     expect(ben.get_by_text("Your result is in.")).to_be_visible()

@@ -229,3 +229,27 @@ def test_a_new_deal_clears_every_bid_so_none_can_be_inferred(table) -> None:  # 
     with app.app_context():
         record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
         assert record.cards == 2 and [e.bid for e in record.entries] == [None, None, None]
+
+
+def test_a_seat_changing_phones_tells_nobody_the_bid_it_had(table) -> None:  # noqa: ANN001
+    """Anne bids, the host frees her seat, a new phone claims it: every party, the new phone too, sees the same."""
+    app, url, clients = table
+    seen = []
+    for bid in (3, 8):
+        reset_bids(app, url)
+        clients["host"].post(f"{url}/seats/0/free")
+        holder = app.test_client()
+        assert holder.post(f"{url}/join", data={"seat": 0}).status_code == 303
+        assert holder.post(f"{url}/hands/1/bid", data={"bid": bid}).status_code == 303
+        assert clients["host"].post(f"{url}/seats/0/free").status_code == 303
+        newcomer = app.test_client()
+        assert newcomer.post(f"{url}/join", data={"seat": 0}).status_code == 303
+        with app.app_context():
+            code = games.find_game(url.rsplit("/", 1)[-1]).join_code
+        parties = {"host": clients["host"], "ben": clients["ben"], "viewer": clients["viewer"], "newcomer": newcomer}
+        seen.append({name: {route: normalized(body)
+                            for route, body in everything_seen_by(client, url, code, name == "host").items()}
+                     for name, client in parties.items()})
+    for party in seen[0]:
+        for route in seen[0][party]:
+            assert seen[0][party][route] == seen[1][party][route], f"{party} learns the old bid from {route}"

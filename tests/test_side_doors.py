@@ -107,15 +107,28 @@ def pad_of(players: list[str], hands: int = 1, **extra: Any) -> dict[str, Any]:
 def test_a_pad_of_8000_hands_is_refused_at_once(client: FlaskClient) -> None:
     pad = pad_of(["Anne", "Ben"], hands=8000)
     text = json.dumps(pad, separators=(",", ":"))
+    # Through the import, where anyone can send it: refused by its size before it is read.
     started = time.process_time()
+    response = client.post("/games/import", data=text, content_type="application/json")
+    took = time.process_time() - started
+    assert response.status_code == 413 and response.json["problems"] == ["That file is too large for a pad file."]
+    assert took < 0.05, f"refusing it took {took * 1000:.0f} ms of CPU"
+    # Read directly (the command line has no size limit), it is refused for its hands, without scoring them.
     with pytest.raises(PadError) as refused:
         load_pad(text, check=True)
-    took = time.process_time() - started
-    assert "at most 50 hands" in "\n".join(refused.value.messages())
-    assert took < 0.05, f"refusing it took {took * 1000:.0f} ms of CPU"
-    # Through the import it is refused too, by its size already.
+    assert refused.value.messages() == ["A game has at most 50 hands."]
+
+
+def test_a_pad_of_more_hands_than_its_rounds_is_refused_before_they_are_read(client: FlaskClient) -> None:
+    pad = pad_of(["Anne", "Ben"], hands=50)
+    pad["hands"] = pad["hands"] * 20  # 1,000 hands, fitting the size limit
+    text = json.dumps(pad, separators=(",", ":"))
+    started = time.process_time()
     response = client.post("/games/import", data=text, content_type="application/json")
-    assert response.status_code in (413, 422) and response.json["problems"]
+    took = time.process_time() - started
+    assert response.status_code == 422
+    assert response.json["problems"] == ["the pad has 1000 hands, but this game has only 50."]
+    assert took < 0.05, f"refusing it took {took * 1000:.0f} ms of CPU"
 
 
 def test_a_pad_may_list_up_to_50_hands(client: FlaskClient) -> None:
@@ -189,20 +202,25 @@ def test_the_join_code_of_a_finished_game_has_expired(client: FlaskClient, finis
     assert client.post("/join", data={"code": code}).status_code == 422
 
 
-def test_join_code_guesses_are_limited_per_real_address(database_url: str) -> None:
+def test_join_code_guesses_are_limited_per_browser_and_per_real_address(database_url: str) -> None:
     app = make_app(database_url, TRUSTED_PROXIES=1)
-    client = app.test_client()
-    url = new_game(client, ["Anne", "Ben"])
+    host = app.test_client()
+    url = new_game(host, ["Anne", "Ben"])
     with app.app_context():
         code = games.find_game(url.rsplit("/", 1)[-1]).join_code
+    guesser, neighbour, elsewhere = (app.test_client() for _ in range(3))
 
-    def try_code(typed: str, address: str) -> int:
-        return client.post("/join", data={"code": typed}, headers={"X-Forwarded-For": address}).status_code
+    def try_code(browser: FlaskClient, typed: str, address: str) -> int:
+        return browser.post("/join", data={"code": typed}, headers={"X-Forwarded-For": address}).status_code
 
-    assert [try_code("WRONG", "198.51.100.7") for _ in range(12)] == [422] * 12
-    assert try_code(code, "198.51.100.7") == 429
-    # The guesser is limited; the rest of the café, behind the same proxy, is not.
-    assert try_code(code, "198.51.100.8") == 303
+    assert [try_code(guesser, "WRONG", "198.51.100.7") for _ in range(12)] == [422] * 12
+    assert try_code(guesser, code, "198.51.100.7") == 429
+    # The guesser is limited; the rest of the café, behind the same address, is not.
+    assert try_code(neighbour, code, "198.51.100.7") == 303
+    # A guesser who drops its cookies every time is stopped by its address, after ten times as many.
+    answers = [try_code(app.test_client(), "WRONG", "203.0.113.5") for _ in range(121)]
+    assert answers[:120] == [422] * 120 and answers[120] == 429
+    assert try_code(elsewhere, code, "203.0.113.6") == 303
 
 
 def test_new_games_and_imports_are_limited_per_address(database_url: str, finished_pad: dict) -> None:
@@ -227,3 +245,16 @@ def test_the_language_picker_never_leaves_the_site(client: FlaskClient, target: 
 def test_the_language_picker_returns_to_the_page(client: FlaskClient) -> None:
     response = client.post("/language", data={"language": "de", "next": "/games/new?x=1"})
     assert response.headers["Location"] == "/games/new?x=1"
+
+
+def test_the_table_sees_who_must_bid_again_after_changing_phones(app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+    url, anne = seated
+    anne.post(f"{url}/hands/1/bid", data={"bid": 4})
+    client.post(f"{url}/seats/0/free")
+    new_phone = app.test_client()
+    new_phone.post(f"{url}/join", data={"seat": 0})
+    notice = "Anne joined again on another phone and bids again."
+    for screen in (client, new_phone, app.test_client()):
+        assert notice in screen.get(url).get_data(as_text=True)
+    new_phone.post(f"{url}/hands/1/bid", data={"bid": 2})
+    assert notice not in client.get(url).get_data(as_text=True)

@@ -116,6 +116,7 @@ def init_app(app: Flask) -> None:
         standings_text=standings_text,
         current_locale=lambda: str(get_locale() or "en"),
         language_names=LANGUAGE_NAMES,
+        join_names=join_names,
         Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import secrets
 from urllib.parse import urlsplit
 
 from flask import current_app, jsonify, request, session, url_for
@@ -22,10 +23,17 @@ def client_address() -> str:
     return (request.remote_addr or "unknown")[:48]
 
 
+def browser_id() -> str:
+    """A random name for this browser, kept in its session: what per-browser limits count by."""
+    if not isinstance(session.get("browser"), str):
+        session["browser"] = secrets.token_urlsafe(12)
+    return session["browser"]
+
+
 def too_many_new_games() -> bool:
     """Count a new game or an import from this address; whether it is one too many this minute."""
     try:
-        service.count_try(f"new {client_address()}", current_app.config["NEW_GAMES_PER_MINUTE"])
+        service.count_try({f"new {client_address()}": current_app.config["NEW_GAMES_PER_MINUTE"]})
     except service.TooManyTries:
         return True
     return False
@@ -111,10 +119,13 @@ def join_by_code():
     """Type the short code the host screen shows; guessing is slowed down."""
     if request.method == "GET":
         return page("join_code.html", title=gettext("Join a game"), problems=[])
-    address = client_address()
     code = "".join(request.form.get("code", "").split()).upper()[:12]
+    limit = current_app.config["JOIN_TRIES_PER_MINUTE"]
+    # Each browser has its own count, so one guesser in a café locks only itself; one address
+    # (a guesser who drops its cookies) still gets ten times as many tries, no more.
+    buckets = {f"join {browser_id()}": limit, f"join {client_address()}": limit * 10}
     try:
-        public_id = service.find_by_join_code(address, code, current_app.config["JOIN_TRIES_PER_MINUTE"])
+        public_id = service.find_by_join_code(buckets, code)
     except service.TooManyTries:
         return page("join_code.html", 429, title=gettext("Join a game"),
                     problems=[gettext("Too many tries. Wait a minute, or scan the QR code instead.")])

@@ -71,6 +71,7 @@ def hand_view(game: Game, record: HandRecord, table: rules.Table, seen_by: Actor
         "lost_allowed": rules.lost_tricks_allowed(table),
         "form": form,
         "seats": game.seats,
+        "bid_again": games.must_bid_again(game, record),
     }
     # Macros take the whole view as one value.
     context["view"] = context
