@@ -368,9 +368,12 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
             return _stale(game)
         entries = list(current.entries)
         entries[actor.seat] = own
-        hand = replace(current, entries=tuple(entries))
+        # Any phone may say how many tricks nobody won (Kraken, White Whale, the ghost player).
+        lost = current.lost_tricks if results.lost_tricks is None else results.lost_tricks
+        hand = replace(current, entries=tuple(entries), lost_tricks=lost)
         mine = (own.player,)
-        problems = [p for p in rules.validate_hand(table, number, hand, in_play=True) if p.players == mine]
+        problems = [p for p in rules.validate_hand(table, number, hand, in_play=True)
+                    if p.players == mine or (not p.players and lost != current.lost_tricks)]
     else:
         entries = tuple(results.reports[i].entry(e.player, revealed[i]) if i in results.reports else e
                         for i, e in enumerate(current.entries))

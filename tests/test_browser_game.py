@@ -168,3 +168,23 @@ def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: s
     pages = len(regex.findall(rb"/Type\s*/Page(?!s)", pdf))
     assert pages == 1
     page.close()
+
+
+def test_importing_from_the_start_page_puts_the_games_address_in_the_bar(browser, live_server: str,  # noqa: ANN001
+                                                                           finished_pad: dict, tmp_path) -> None:  # noqa: ANN001
+    import json
+
+    from playwright.sync_api import expect
+
+    unfinished = {**finished_pad, "hands": finished_pad["hands"][:1]}
+    file = tmp_path / "pad.json"
+    file.write_text(json.dumps(unfinished), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(live_server + "/")
+    page.set_input_files("input[type=file][name=pad]", str(file))
+    page.locator("form[action$='/games/import'] button[type=submit]").click()
+    expect(page.get_by_role("heading", name="Hand 2 of 2")).to_be_visible()
+    assert re.search(r"/games/[A-Za-z0-9_-]+$", page.url), page.url
+    page.reload()
+    expect(page.get_by_role("heading", name="Hand 2 of 2")).to_be_visible()
+    page.close()

@@ -572,3 +572,54 @@ def test_no_get_writes_even_after_a_count_has_ended(app: Flask, client: FlaskCli
     # Yet every screen shows the bids as revealed.
     assert "Made my bid, nothing else" in text(anne.get(url))
     assert '"bid": 1' in text(viewer.get(f"{url}/pad.json"))
+
+
+def test_after_a_new_game_or_an_import_the_address_is_the_games(client: FlaskClient, finished_pad: dict) -> None:
+    """htmx is told to fetch the game into the page and put its address in the bar, so a reload stays there."""
+    created = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]}, headers=HTMX)
+    location = json.loads(created.headers["HX-Location"])
+    assert created.status_code == 200 and location["path"].startswith("/games/") and location["target"] == "#main"
+    assert client.get(location["path"]).status_code == 200
+    upload = {"pad": (io.BytesIO(json.dumps(finished_pad).encode()), "pad.json")}
+    imported = client.post("/games/import", data=upload, headers=HTMX, content_type="multipart/form-data")
+    path = json.loads(imported.headers["HX-Location"])["path"]
+    assert path.startswith("/games/") and path != location["path"]
+    # Without htmx, the same answers are plain redirects.
+    plain = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]})
+    assert plain.status_code == 303 and "HX-Location" not in plain.headers
+
+
+def test_only_the_host_is_offered_corrections_on_the_pad(app: Flask, client: FlaskClient) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    anne = app.test_client()
+    anne.post(f"{url}/join", data={"seat": 0})
+    anne.post(f"{url}/hands/1/bid", data={"bid": 1})
+    client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+    client.post(f"{url}/hands/1", data={"tricks-0": "1", "intent": "score"})
+    correction = f'href="{url}/hands/1"'
+    assert correction in text(client.get(f"{url}/pad")) and "Tap a hand" in text(client.get(f"{url}/pad"))
+    for browser in (anne, app.test_client()):
+        pad = text(browser.get(f"{url}/pad"))
+        assert correction not in pad and "Tap a hand" not in pad and "✎</span></a>" not in pad
+
+
+def test_a_kraken_hand_closes_from_the_phones_alone(app: Flask, client: FlaskClient) -> None:
+    """One card each, the only trick goes to the Kraken: a phone says so, and the hand closes."""
+    url = new_game(client, ["Anne", "Ben", "Cara"], "modern", advanced_cards="on")
+    phones = [app.test_client() for _ in range(3)]
+    for seat, phone in enumerate(phones):
+        phone.post(f"{url}/join", data={"seat": seat})
+        phone.post(f"{url}/hands/1/bid", data={"bid": 0})
+    assert 'name="lost_tricks"' in text(phones[0].get(url))
+    phones[1].post(f"{url}/hands/1", data={"intent": "made"})
+    phones[2].post(f"{url}/hands/1", data={"intent": "made"})
+    done = phones[0].post(f"{url}/hands/1", data={"tricks-0": "0", "lost_tricks": "1", "intent": "done"})
+    assert done.status_code == 303
+    assert "Hand 2 of 10" in text(phones[0].get(url))
+    with app.app_context():
+        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].lost_tricks == 1
+    # A phone cannot declare more tricks lost than were dealt.
+    for seat, phone in enumerate(phones):
+        phone.post(f"{url}/hands/2/bid", data={"bid": 0})
+    refused = phones[0].post(f"{url}/hands/2", data={"tricks-0": "0", "lost_tricks": "5", "intent": "draft"})
+    assert refused.status_code == 422

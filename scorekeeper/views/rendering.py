@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Response, make_response, redirect, render_template, request
@@ -28,6 +29,20 @@ def page(template: str, status: int = 200, **context: Any) -> Response:
 def see_other(url: str) -> Response:
     """Redirect after a change, so reloading never repeats it."""
     return redirect(url, code=303)
+
+
+def open_page(url: str) -> Response:
+    """After a change that leads to another page (a new game, an import, a seat taken): go there.
+
+    For htmx, `HX-Location` fetches that page into `main` and puts its address in the bar,
+    so a reload stays on it; a plain browser follows a 303.
+    """
+    if not is_htmx():
+        return see_other(url)
+    response = make_response("", 200)
+    response.headers["HX-Location"] = json.dumps({"path": url, "target": "#main",
+                                                  "swap": "innerHTML show:window:top"})
+    return response
 
 
 def refuse(message: str, status: int = 403) -> Response:

@@ -11,7 +11,7 @@ from .. import games, service
 from ..pad import write_csv
 from . import bp
 from .labels import join_names
-from .rendering import page, see_other
+from .rendering import open_page, page, see_other
 from .sessions import credentials, keep_host_token, visitor
 from .table import load_game
 
@@ -57,7 +57,7 @@ def rematch(public_id: str):
     """A new game with the same table and rules; the next player deals first."""
     outcome = service.rematch(public_id, credentials(public_id))
     keep_host_token(outcome.public_id, outcome.secret)
-    return see_other(url_for("pages.game", public_id=outcome.public_id))
+    return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:

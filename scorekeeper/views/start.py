@@ -14,7 +14,7 @@ from ..extensions import csrf
 from ..pad import PadError, load_pad
 from . import bp
 from .labels import say
-from .rendering import page, see_other
+from .rendering import open_page, page, see_other
 from .sessions import keep_host_token
 
 
@@ -61,7 +61,7 @@ def new_game():
                     problems=[say(p) for p in parsed.problems], rounds=rules.ROUND_STRUCTURES)
     outcome = service.create_game(parsed.table)
     keep_host_token(outcome.public_id, outcome.secret)
-    return see_other(url_for("pages.game", public_id=outcome.public_id))
+    return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
 @bp.post("/games/import")
@@ -99,7 +99,7 @@ def import_game():
         else:
             outcome = service.import_game(pad)
             keep_host_token(outcome.public_id, outcome.secret)
-            return see_other(url_for("pages.game", public_id=outcome.public_id))
+            return open_page(url_for("pages.game", public_id=outcome.public_id))
     return page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)
 
 
@@ -132,7 +132,7 @@ def join_by_code():
     if public_id is None:
         return page("join_code.html", 422, title=gettext("Join a game"),
                     problems=[gettext("No game has the code “%(code)s”. Check it on the host screen.", code=code)])
-    return see_other(url_for("pages.join", public_id=public_id))
+    return open_page(url_for("pages.join", public_id=public_id))
 
 
 def same_site_path(target: str) -> str | None:

@@ -18,7 +18,7 @@ from ..rules import Problem
 from ..service import Intent, Results
 from . import bp
 from .labels import problems_by_player, say
-from .rendering import not_yours, page, see_other
+from .rendering import not_yours, open_page, page, see_other
 from .sessions import credentials, keep_seat_token, visitor
 
 
@@ -161,7 +161,7 @@ def join(public_id: str):
         return page("join.html", 422, title=gettext("Join the game"), game=load_game(public_id),
                     problems=[say(p) for p in outcome.problems])
     keep_seat_token(public_id, outcome.secret)
-    return see_other(url_for("pages.game", public_id=public_id))
+    return open_page(url_for("pages.game", public_id=public_id))
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")
@@ -203,6 +203,9 @@ def hand(public_id: str, number: int):
                     **hand_view(game, record, table, me))
     intent = request.form.get("intent", Intent.SCORE)
     if intent == "correct":
+        if not me.is_host:
+            # Only the host corrects; a phone is not shown a form it cannot use.
+            raise service.NotAllowed()
         return correct(game, record, table)
     if intent not in Intent.__members__.values():
         intent = Intent.SCORE
