@@ -1,8 +1,10 @@
-"""Live updates: one watcher per server process follows the event log and wakes the screens.
+"""Live updates: one watcher per server process hears of every change and wakes the screens.
 
-State lives in the database, so any process may have written a change; each process
-polls the event log once per interval (one cheap indexed query, whatever the number of
-phones) and wakes the server-sent-event streams of the games that changed, and only those.
+State lives in the database, so any process may have written a change. On PostgreSQL each
+change is announced with NOTIFY when it commits and every process LISTENs, so the other
+workers hear of it at once. On SQLite each process polls the event log once per interval
+(one cheap indexed query, whatever the number of phones). Either way the watcher wakes the
+server-sent-event streams of the games that changed, and only those.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from sqlalchemy import delete, func, select
 from .models import Event, utcnow
 
 POLL_SECONDS = 0.1
+# Where PostgreSQL announces changes: "<game id>:<version>".
+CHANNEL = "scorekeeper_changes"
 KEEPALIVE_SECONDS = 15.0
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
@@ -33,6 +37,14 @@ def stop_all_streams() -> None:
         watcher.stop()
 
 
+def readable(fd: int, timeout: float) -> bool:
+    """Whether `fd` has something to read within `timeout` seconds."""
+    import select as system_select  # looked up at call time: gevent patches it in place
+
+    ready, _, _ = system_select.select([fd], [], [], timeout)
+    return bool(ready)
+
+
 def prune_events(session) -> int:  # noqa: ANN001
     """Drop the events older than EVENTS_KEPT; how many went."""
     result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
@@ -43,8 +55,11 @@ def prune_events(session) -> int:  # noqa: ANN001
 class Watcher:
     """Follows the event log and wakes the streams waiting on the games that changed."""
 
-    def __init__(self, session_factory: Callable) -> None:
+    def __init__(self, session_factory: Callable, listen_url: str | None = None) -> None:
         self.session_factory = session_factory
+        # A PostgreSQL address to LISTEN on; None polls the event log instead.
+        self.listen_url = listen_url
+        self.listening = False
         # One lock, and one waiting point per game that has a stream open.
         self.lock = threading.Lock()
         self.waiting: dict[int, tuple[threading.Condition, int]] = {}
@@ -78,28 +93,61 @@ class Watcher:
             rows = session.execute(
                 select(Event.id, Event.game_id, Event.version).where(Event.id > self.last_event).order_by(Event.id)
             ).all()
-            if time.monotonic() - self.last_prune > PRUNE_EVERY_SECONDS:
-                self.last_prune = time.monotonic()
-                prune_events(session)
-                with self.lock:
-                    # Versions of games nobody watches are read afresh when a stream opens.
-                    self.versions = {g: v for g, v in self.versions.items() if g in self.waiting}
-        if not rows:
-            return
-        with self.lock:
+        if rows:
             self.last_event = rows[-1][0]
+            self.wake([(game_id, version) for _, game_id, version in rows])
+
+    def wake(self, changes: list[tuple[int, int]]) -> None:
+        """Games reached these versions: wake the streams that wait on them."""
+        with self.lock:
             changed = set()
-            for _, game_id, version in rows:
+            for game_id, version in changes:
                 if version > self.versions.get(game_id, 0):
                     self.versions[game_id] = version
                     changed.add(game_id)
             for game_id in changed & self.waiting.keys():
                 self.waiting[game_id][0].notify_all()
 
+    def prune_if_due(self) -> None:
+        """Now and then, drop old events and the versions of games nobody watches."""
+        if time.monotonic() - self.last_prune < PRUNE_EVERY_SECONDS:
+            return
+        self.last_prune = time.monotonic()
+        with self.session_factory() as session:
+            prune_events(session)
+        with self.lock:
+            # Versions of games nobody watches are read afresh when a stream opens.
+            self.versions = {g: v for g, v in self.versions.items() if g in self.waiting}
+
+    def listen(self) -> None:
+        """Hear every change that commits, from any process, as PostgreSQL announces it."""
+        import psycopg
+
+        with psycopg.connect(self.listen_url, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            self.listening = True
+            while not self.stopping:
+                # select() (gevent's, under the server) waits without holding up the process;
+                # psycopg's own wait may be one chosen before gevent patched anything.
+                if readable(connection.fileno(), 1.0):
+                    changes = []
+                    for note in connection.notifies(timeout=0):
+                        game_id, _, version = note.payload.partition(":")
+                        changes.append((int(game_id), int(version)))
+                    self.wake(changes)
+                self.prune_if_due()
+
     def run(self) -> None:
+        if self.listen_url:
+            try:
+                self.listen()
+                return
+            except Exception:  # noqa: BLE001 - without LISTEN, the event log still carries every change
+                self.listening = False
         while True:
             try:
                 self.poll()
+                self.prune_if_due()
             except Exception:  # noqa: BLE001 - a database hiccup must not end live updates
                 time.sleep(1)
             time.sleep(POLL_SECONDS)

@@ -20,6 +20,7 @@ from . import games, rules
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
+from .live import CHANNEL
 from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Seat, new_join_code, new_public_id,
                      utcnow)
 from .pad import Pad
@@ -115,6 +116,9 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
     if game.id is None:
         db.session.flush()
     db.session.add(Event(game_id=game.id, version=game.version, kind=kind, hand=hand))
+    if db.session.get_bind().dialect.name == "postgresql":
+        # Delivered when the transaction commits, to every process that listens (see live.py).
+        db.session.execute(select(func.pg_notify(CHANNEL, f"{game.id}:{game.version}")))
     db.session.commit()
     return Outcome(game.public_id, secret=secret)
 

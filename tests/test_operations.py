@@ -10,6 +10,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -95,3 +96,32 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
         watcher.stop()
         threads[1].join(timeout=5)
         assert woken[1:] == [("other", "ended")]  # stopped, never woken by the other game's change
+
+
+def test_on_postgresql_a_change_reaches_the_streams_by_notify_without_polling(app: Flask, client) -> None:  # noqa: ANN001
+    """Every process LISTENs: a commit in any of them wakes the streams at once, not on the next poll."""
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("LISTEN/NOTIFY is PostgreSQL's; SQLite polls the event log")
+    url = new_game(client, ["Anne", "Ben"])
+    watcher = app.extensions["live_watcher"]
+    with app.app_context():
+        game = db.session.execute(select(Game.id, Game.version).where(Game.public_id == url.rsplit("/", 1)[-1])).one()
+    stream = watcher.stream(game.id, game.version)
+    next(stream), next(stream)  # it has started the watcher, which listens
+    deadline = time.monotonic() + 10
+    while not watcher.listening and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert watcher.listening
+    woken = []
+    waiting = threading.Thread(target=lambda: woken.append((next(stream), time.monotonic())), daemon=True)
+    waiting.start()
+    time.sleep(0.2)
+    sent = time.monotonic()
+    assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 303
+    waiting.join(timeout=5)
+    assert woken and woken[0][0] == f"event: changed\ndata: {game.version + 1}\n\n"
+    # The event log is never polled while listening: the news came by NOTIFY.
+    assert watcher.last_event is None
+    print(f"woken {1000 * (woken[0][1] - sent):.1f} ms after the write was sent")
+    watcher.stop()

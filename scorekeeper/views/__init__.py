@@ -60,10 +60,19 @@ def watcher_sessions(app: Flask):  # noqa: ANN201
     return new_session
 
 
+def listen_address(app: Flask) -> str | None:
+    """The database's address for LISTEN, on PostgreSQL; None elsewhere (the event log is polled)."""
+    with app.app_context():
+        url = db.engine.url
+    if url.get_backend_name() != "postgresql":
+        return None
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def init_app(app: Flask) -> None:
     """Register the pages on `app`; every answer gets `Vary: HX-Request` and the protective headers."""
     app.register_blueprint(bp)
-    app.extensions["live_watcher"] = Watcher(watcher_sessions(app))
+    app.extensions["live_watcher"] = Watcher(watcher_sessions(app), listen_address(app))
     for code in (400, 404, 405, 413):
         app.register_error_handler(code, error_page)
     app.register_error_handler(service.NotFound, not_found)
