@@ -9,7 +9,6 @@ from werkzeug.datastructures import MultiDict
 from . import rules
 from .rules import N_, Entry, Hand, Options, Problem, Table
 
-MAX_NAME = rules.MAX_NAME
 MAX_SEATS = 8
 CAPTURE_TOGGLES = (rules.SKULL_KING_BY_MERMAID, rules.BLACK_FOURTEEN)
 

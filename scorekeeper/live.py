@@ -71,7 +71,7 @@ class Watcher:
         _watchers.add(self)
 
     def start(self) -> None:
-        """Start the polling thread once per process."""
+        """Start the watching thread (LISTEN or polling) once per process."""
         with self.lock:
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="live-watcher", daemon=True)

@@ -153,11 +153,6 @@ class EntryRecord(db.Model):
 
     hand: Mapped[HandRecord] = relationship(back_populates="entries")
 
-    @property
-    def revealed_bid(self) -> int | None:
-        """The bid as the table saw it at the reveal, before Harry the Giant changed it."""
-        return self.bid_changed_from if self.bid_changed_from is not None else self.bid
-
 
 class Event(db.Model):
     """A change to a game, in order: what live screens follow. It never holds a bid."""

@@ -394,11 +394,6 @@ def totals_of(table: Table, hands: list[Hand]) -> dict[str, int]:
     return running[-1] if running else dict.fromkeys(table.players, 0)
 
 
-def options_document(table: Table) -> dict[str, Any]:
-    """The options as the pad file writes them."""
-    return table.options.to_document(table.ruleset)
-
-
 def entry_document(table: Table, entry: Entry, points: int | None) -> dict[str, Any]:
     """One entry as the pad file writes it; `points` None for an unfinished hand."""
     doc: dict[str, Any] = {"player": entry.player, "bid": entry.bid}
@@ -437,7 +432,7 @@ def write_pad(table: Table, hands: list[Hand]) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "ruleset": table.ruleset,
-        "options": options_document(table),
+        "options": table.options.to_document(table.ruleset),
         "players": list(table.players),
         "hands": hand_docs,
         "totals": totals_of(table, hands),

@@ -36,7 +36,7 @@ class NotAllowed(PermissionError):
 
 
 class TooManyTries(Exception):
-    """Join codes are typed too fast from one place."""
+    """Too many tries of one kind (join codes, new games) from one browser or address this minute."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
 
 
 def unused_join_code() -> str:
-    """A join code no stored game in play has: with many games stored, a random one may be taken."""
+    """A join code no stored game has (codes are unique): with many games stored, a random one may be taken."""
     while True:
         code = new_join_code()
         if games.find_game_by_code(code, in_play_only=False) is None:
@@ -364,7 +364,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         return _stale(game)
     table = games.table_of(game)
     current = _played_hand(game, record)
-    revealed = [e.revealed_bid for e in record.entries]
+    revealed = [e.revealed_bid for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
     if actor.role == Role.SEAT:
         own = _own_entry(results, current.entries[actor.seat], revealed[actor.seat])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from .. import service
 from ..extensions import db
@@ -39,8 +39,6 @@ def error_page(error: HTTPException):
 
 def not_found(error: service.NotFound):
     """No such game or hand: the 404 page."""
-    from werkzeug.exceptions import NotFound
-
     return error_page(NotFound())
 
 

@@ -9,7 +9,7 @@ from flask import Flask
 from flask_babel import get_locale, gettext
 
 from .. import rules
-from ..forms import CAPTURE_TOGGLES, MAX_NAME, MAX_SEATS
+from ..forms import CAPTURE_TOGGLES, MAX_SEATS
 from ..models import Phase
 from ..rules import Problem
 
@@ -120,7 +120,7 @@ def init_app(app: Flask) -> None:
         Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,
-        MAX_NAME=MAX_NAME,
+        MAX_NAME=rules.MAX_NAME,
         CAPTURE_TOGGLES=CAPTURE_TOGGLES,
         WAGERS=rules.WAGERS,
         SHOTS=rules.SHOTS,

@@ -186,6 +186,8 @@ def deal(public_id: str, number: int):
     """The host changes the cards dealt in a hand still being bid (a house rule)."""
     parsed = forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
+    if parsed.problems:
+        return game_page(public_id, 422, parsed.problems)
     return after(service.change_cards(public_id, credentials(public_id), number, cards))
 
 
@@ -201,21 +203,24 @@ def hand(public_id: str, number: int):
             return see_other(url_for("pages.game", public_id=public_id))
         return page("hand.html", title=gettext("Hand %(number)d", number=number),
                     **hand_view(game, record, table, me))
-    intent = request.form.get("intent", Intent.SCORE)
-    if intent == "correct":
+    if request.form.get("intent") == "correct":
         if not me.is_host:
             # Only the host corrects; a phone is not shown a form it cannot use.
             raise service.NotAllowed()
         return correct(game, record, table)
-    if intent not in Intent.__members__.values():
+    try:
+        intent = Intent(request.form.get("intent", Intent.SCORE))
+    except ValueError:
         intent = Intent.SCORE
-    seats = tuple(range(len(table.players))) if me.is_host else (me.seat,) if me.seat is not None else ()
-    parsed = forms.parse_results(request.form, table, number, seats if intent in (Intent.DRAFT, Intent.DONE,
-                                                                                   Intent.SCORE) else ())
+    # A trick or "made my bid" carries no fields; the others carry a phone's own, or all for the host.
+    seats: tuple[int, ...] = ()
+    if intent in (Intent.DRAFT, Intent.DONE, Intent.SCORE):
+        seats = tuple(range(len(table.players))) if me.is_host else (me.seat,) if me.seat is not None else ()
+    parsed = forms.parse_results(request.form, table, number, seats)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
     outcome = service.record_results(public_id, credentials(public_id), number,
-                                     Results(Intent(intent), parsed.reports, parsed.lost_tricks))
+                                     Results(intent, parsed.reports, parsed.lost_tricks))
     if outcome.stale:
         # A late autosave or a second tap for a hand that has moved on: nothing to keep.
         return Response(status=204) if intent == Intent.DRAFT else see_other(url_for("pages.game", public_id=public_id))
