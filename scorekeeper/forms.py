@@ -125,7 +125,7 @@ def parse_entry(form: MultiDict, table: Table, seat: int, number: int, parsed: P
                 bonuses[kind] = count
     loot_with = []
     for raw in form.getlist(f"loot-{seat}"):
-        if raw.isdigit() and int(raw) < len(players):
+        if raw.isascii() and raw.isdigit() and int(raw) < len(players):
             loot_with.append(players[int(raw)])
         else:
             parsed.add(N_("%(names)s: the Loot partner must be one of the players."), (player,), number)

@@ -6,25 +6,29 @@ Reading only; every change goes through `service`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Iterable
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from . import rules
 from .extensions import db
-from .models import Event, Game, HandRecord, Phase
+from .models import EntryRecord, Event, Game, HandRecord, Phase, Seat, utcnow
 from .pad import write_pad
 from .rules import Entry, Hand, Options, Table
 
 
-def table_of(game: Game) -> Table:
+def table_of(game: AnyGame) -> Table:
     """The rules' view of a game's table."""
     return Table(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options))
 
 
-def hand_of(game: Game, record: HandRecord, shown_to: int | None = None) -> Hand:
+def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
     """The rules' view of one stored hand.
 
     While the bids are secret, only the bid of seat `shown_to` is in it.
@@ -82,22 +86,235 @@ def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:
 BID_CLEARED = "bid-cleared "
 
 
-def must_bid_again(game: Game, record: HandRecord) -> list[str]:
+def must_bid_again(game: GameState, record: HandState) -> list[str]:
     """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
     if record.phase != Phase.BIDDING:
         return []
-    kinds = db.session.scalars(select(Event.kind).where(
-        Event.game_id == game.id, Event.hand == record.number, Event.kind.startswith(BID_CLEARED))).all()
-    seats = {int(kind.removeprefix(BID_CLEARED)) for kind in kinds}
-    return [game.seats[s].name for s in sorted(seats) if record.entries[s].bid is None]
+    return [game.seats[s].name for s in sorted(game.bids_cleared) if not record.entries[s].ready]
 
 
-def schedule(game: Game, table: Table | None = None) -> tuple[int, ...]:
+# --- a game read as plain values ----------------------------------------------------------
+#
+# Pages and live streams read games far more often than anyone writes one: a game is read
+# in two or three plain SQL queries into frozen values, kept per (game, version) in the
+# process, and shared by every screen of the table. Writes keep using the ORM (`service`).
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """A seat as stored; `token_hash` only says who this phone is, it is never shown."""
+
+    position: int
+    name: str
+    token_hash: str | None
+
+    @property
+    def has_phone(self) -> bool:
+        """Whether a phone holds this seat."""
+        return self.token_hash is not None
+
+
+@dataclass(frozen=True)
+class EntryState:
+    """One player's line in one hand, as stored (the bid too: `hand_of` decides who sees it)."""
+
+    position: int
+    bid: int | None
+    tricks: int | None
+    bonuses: dict[str, int]
+    loot_with: tuple[int, ...]
+    wager: int | None
+    shot: str | None
+    bid_changed_from: int | None
+    done: bool
+    # Whether a bid is in: the table may know that much while the bids are secret.
+    ready: bool
+
+
+@dataclass(frozen=True)
+class HandState:
+    """One hand as stored, with its phase at the moment the game was looked at."""
+
+    number: int
+    cards: int
+    lost_tricks: int
+    stored_phase: Phase
+    corrected: bool
+    reveal_at: datetime | None
+    entries: tuple[EntryState, ...]
+    phase: Phase
+
+    def phase_at(self, now: datetime) -> Phase:
+        """The phase at `now`: a count that has run out has revealed the bids."""
+        if self.stored_phase == Phase.COUNTING and self.reveal_at is not None and self.reveal_at <= now:
+            return Phase.PLAYING
+        return self.stored_phase
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A whole game at one version, as plain values."""
+
+    id: int
+    public_id: str
+    ruleset: str
+    options: dict[str, Any]
+    version: int
+    host_token: str
+    join_code: str
+    finished_at: datetime | None
+    seats: tuple[SeatState, ...]
+    hands: tuple[HandState, ...]
+    # Seats of the hand being bid whose bid was cleared when they changed phones.
+    bids_cleared: frozenset[int] = field(default_factory=frozenset)
+
+    def at(self, now: datetime) -> GameState:
+        """The game as it stands at `now`: a count that has run out shows the bids (nothing is written)."""
+        hands = tuple(h if h.phase_at(now) == h.phase else replace(h, phase=h.phase_at(now)) for h in self.hands)
+        return self if all(a is b for a, b in zip(hands, self.hands)) else replace(self, hands=hands)
+
+    @property
+    def reveal_at(self) -> datetime | None:
+        """When the count running now ends, if one is running."""
+        return next((h.reveal_at for h in self.hands if h.phase == Phase.COUNTING), None)
+
+    @property
+    def edition(self) -> int:
+        """Orders what the table may see: every version, and the end of a count within one."""
+        revealed = any(h.stored_phase == Phase.COUNTING and h.phase == Phase.PLAYING for h in self.hands)
+        return self.version * 2 + revealed
+
+
+def _read_game(game_id: int) -> GameState | None:
+    """Read one game into plain values: game with seats, then hands with entries, at one version."""
+    for _ in range(5):
+        state = _read_game_once(game_id)
+        if state is None or state.version >= 0:
+            return state
+    return None
+
+
+def _read_game_once(game_id: int) -> GameState | None:
+    # Each query may see a newer commit (PostgreSQL reads committed data per statement):
+    # both carry the version, and a mismatch is read again (version -1 says so).
+    seat_rows = db.session.execute(
+        select(Game.public_id, Game.ruleset, Game.options, Game.version, Game.host_token, Game.join_code,
+               Game.finished_at, Seat.position, Seat.name, Seat.token_hash)
+        .join(Seat, Seat.game_id == Game.id).where(Game.id == game_id).order_by(Seat.position)).all()
+    if not seat_rows:
+        return None
+    first = seat_rows[0]
+    hand_rows = db.session.execute(
+        select(Game.version, HandRecord.number, HandRecord.cards, HandRecord.lost_tricks, HandRecord.stored_phase,
+               HandRecord.corrected, HandRecord.reveal_at, EntryRecord.position, EntryRecord.bid,
+               EntryRecord.tricks, EntryRecord.bonuses, EntryRecord.loot_with, EntryRecord.wager,
+               EntryRecord.shot, EntryRecord.bid_changed_from, EntryRecord.done)
+        .join(EntryRecord, EntryRecord.hand_id == HandRecord.id).join(Game, Game.id == HandRecord.game_id)
+        .where(HandRecord.game_id == game_id).order_by(HandRecord.number, EntryRecord.position)).all()
+    if any(row.version != first.version for row in hand_rows[:1]):
+        return replace(_EMPTY, version=-1)
+    hands: list[HandState] = []
+    entries: list[EntryState] = []
+    for index, row in enumerate(hand_rows):
+        entries.append(EntryState(row.position, row.bid, row.tricks, dict(row.bonuses or {}),
+                                  tuple(row.loot_with or ()), row.wager, row.shot, row.bid_changed_from,
+                                  bool(row.done), row.bid is not None))
+        if index + 1 == len(hand_rows) or hand_rows[index + 1].number != row.number:
+            phase = Phase(row.stored_phase)
+            hands.append(HandState(row.number, row.cards, row.lost_tricks, phase, row.corrected, row.reveal_at,
+                                   tuple(entries), phase))
+            entries = []
+    bidding = next((h.number for h in hands if h.stored_phase == Phase.BIDDING), None)
+    cleared: frozenset[int] = frozenset()
+    if bidding is not None:
+        kinds = db.session.scalars(select(Event.kind).where(
+            Event.game_id == game_id, Event.hand == bidding, Event.kind.startswith(BID_CLEARED))).all()
+        cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
+    return GameState(game_id, first.public_id, first.ruleset, dict(first.options or {}), first.version,
+                     first.host_token, first.join_code, first.finished_at,
+                     tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows), tuple(hands), cleared)
+
+
+def as_seen_by(game: GameState, seat: int | None) -> GameState:
+    """The game as a screen may see it: a secret bid only on its own seat's phone, no secret at all.
+
+    `seat` None is the whole table (host, big screen, anyone with the link): no hidden bid.
+    Every page and the live stream draw from what this returns, so no bid can leak by mistake.
+    """
+    hands = tuple(
+        replace(h, entries=tuple(e if e.position == seat or e.bid is None else replace(e, bid=None)
+                                 for e in h.entries)) if h.phase.is_secret else h
+        for h in game.hands)
+    seats = tuple(replace(s, token_hash="" if s.token_hash is not None else None) for s in game.seats)
+    return replace(game, hands=hands, seats=seats, host_token="")
+
+
+# Records (for writes) or plain values (for reading): the rules see them alike.
+AnyGame = Game | GameState
+
+_EMPTY = GameState(0, "", "", {}, 0, "", "", None, (), ())
+
+
+class VersionCache:
+    """The newest few values by key, in one process; for keys whose value never changes (a game's version)."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self.lock = threading.Lock()
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        """The value kept for `key`, or None."""
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        """Keep a value; the one used longest ago goes when there are too many."""
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def cache(name: str) -> VersionCache:
+    """The app's cache called `name` (each app has its own database, so its own caches)."""
+    caches = current_app.extensions.setdefault("version_caches", {})
+    if name not in caches:
+        caches[name] = VersionCache()
+    return caches[name]
+
+
+def load(public_id: str, now: datetime | None = None) -> GameState | None:
+    """The game with this public id as plain values, as it stands now; None if there is none.
+
+    One indexed query for the version; the rest only when this process has not read that version yet.
+    """
+    if not PUBLIC_ID.fullmatch(public_id):
+        return None
+    row = db.session.execute(select(Game.id, Game.version).where(Game.public_id == public_id)).first()
+    if row is None:
+        return None
+    key = (row.id, row.version)
+    games = cache("games")
+    state = games.get(key)
+    if state is None:
+        state = _read_game(row.id)
+        if state is None:
+            return None
+        games.put((state.id, state.version), state)
+    return state.at(now or utcnow())
+
+
+def schedule(game: AnyGame, table: Table | None = None) -> tuple[int, ...]:
     """Cards per hand for the whole game."""
     return rules.cards_per_hand(table or table_of(game))
 
 
-def current_hand(game: Game) -> HandRecord | None:
+def current_hand(game: AnyGame) -> Any:
     """The hand being bid or played, None when the game is over."""
     for record in game.hands:
         if record.phase != Phase.SCORED:
@@ -105,7 +322,7 @@ def current_hand(game: Game) -> HandRecord | None:
     return None
 
 
-def export_pad(game: Game) -> dict[str, Any]:
+def export_pad(game: AnyGame) -> dict[str, Any]:
     """The game's pad document; a hand still being bid is left out, its bids unrevealed."""
     table = table_of(game)
     hands = [hand_of(game, r) for r in game.hands if not r.phase.is_secret]
@@ -147,7 +364,7 @@ class Standing:
     provisional_total: int | None
 
 
-def pad_rows(game: Game, table: Table | None = None) -> list[PadRow]:
+def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
     """The score pad: finished hands with points and running totals, then the hand in play.
 
     A hand still being bid shows no bids: they are secret until revealed.
@@ -185,7 +402,7 @@ def pad_rows(game: Game, table: Table | None = None) -> list[PadRow]:
     return rows
 
 
-def standings(game: Game, rows: Iterable[PadRow] | None = None) -> list[Standing]:
+def standings(game: AnyGame, rows: Iterable[PadRow] | None = None) -> list[Standing]:
     """The leaderboard from scored hands: ranks shared on ties, gap to the leader."""
     table = table_of(game)
     rows = list(rows if rows is not None else pad_rows(game, table))
@@ -213,7 +430,7 @@ class PlayerSummary:
     bonus_points: int
 
 
-def summaries(game: Game) -> list[PlayerSummary]:
+def summaries(game: AnyGame) -> list[PlayerSummary]:
     """Bids made, zero bids made and bonus points won, per player, over scored hands."""
     table = table_of(game)
     made = dict.fromkeys(table.players, 0)

@@ -13,6 +13,7 @@ import threading
 import time
 import weakref
 from datetime import timedelta
+from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from sqlalchemy import delete, func, select
@@ -169,25 +170,26 @@ class Watcher:
             else:
                 self.waiting[game_id] = (condition, count - 1)
 
-    def stream(self, game_id: int, version: int) -> Iterator[str]:
-        """Server-sent events for one screen: the game's version each time it changes."""
+    @contextmanager
+    def watching(self, game_id: int) -> Iterator[Callable[[int, float], bool | None]]:
+        """Follow one game for as long as the block runs.
+
+        Gives `wait(version, timeout)`: True once the game is past `version`, False when
+        `timeout` passed first, None when the server is stopping.
+        """
         self.start()
-        yield "retry: 1000\n\n"
-        yield f"event: changed\ndata: {version}\n\n"
-        seen = version
-        condition = self._enter(game_id, version)
+        condition = self._enter(game_id, 0)
+
+        def wait(version: int, timeout: float) -> bool | None:
+            with self.lock:
+                self.versions[game_id] = max(self.versions.get(game_id, 0), version)
+                condition.wait_for(lambda: self.stopping or self.versions.get(game_id, 0) > version,
+                                   timeout=timeout)
+                if self.stopping:
+                    return None
+                return self.versions.get(game_id, 0) > version
+
         try:
-            while True:
-                with self.lock:
-                    condition.wait_for(lambda: self.stopping or self.versions.get(game_id, 0) > seen,
-                                       timeout=KEEPALIVE_SECONDS)
-                    current = self.versions.get(game_id, 0)
-                    if self.stopping:
-                        return
-                if current > seen:
-                    seen = current
-                    yield f"event: changed\ndata: {current}\n\n"
-                else:
-                    yield ": still here\n\n"
+            yield wait
         finally:
             self._leave(game_id)

@@ -64,6 +64,8 @@ class Intent(StrEnum):
     DRAFT = "draft"  # saved as typed, not complete yet
     DONE = "done"  # this phone's result is complete
     SCORE = "score"  # the host closes the hand
+    LOST_MORE = "lost-more"  # one more trick nobody won (Kraken, White Whale, ghost)
+    LOST_LESS = "lost-less"  # one fewer: a tap taken back
 
 
 @dataclass(frozen=True)
@@ -337,10 +339,23 @@ def _played_hand(game: Game, record: HandRecord) -> Hand:
     return replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
 
 
+# A step of the tricks nobody won: counted on the stored total, so two phones never overwrite each other.
+LOST_STEPS = {Intent.LOST_MORE: 1, Intent.LOST_LESS: -1}
+
+
+def _lost_tricks(results: Results, stored: int) -> int:
+    """The tricks nobody won after this request: a step, a total given (the host's form), or as stored."""
+    if results.intent in LOST_STEPS:
+        return stored + LOST_STEPS[results.intent]
+    return stored if results.lost_tricks is None else results.lost_tricks
+
+
 def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | None:
     """A phone's entry after its request; None when a form's fields are missing."""
     if results.intent == Intent.TRICK:
         return replace(stored, tricks=(stored.tricks or 0) + 1)
+    if results.intent in LOST_STEPS:
+        return stored
     if results.intent == Intent.MADE:
         # Made the bid as revealed, with no captures; a shot already chosen stays.
         return Entry(stored.player, revealed_bid, revealed_bid, shot=stored.shot)
@@ -373,7 +388,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         entries = list(current.entries)
         entries[actor.seat] = own
         # Any phone may say how many tricks nobody won (Kraken, White Whale, the ghost player).
-        lost = current.lost_tricks if results.lost_tricks is None else results.lost_tricks
+        lost = _lost_tricks(results, current.lost_tricks)
         hand = replace(current, entries=tuple(entries), lost_tricks=lost)
         mine = (own.player,)
         problems = [p for p in rules.validate_hand(table, number, hand, in_play=True)
@@ -381,13 +396,13 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     else:
         entries = tuple(results.reports[i].entry(e.player, revealed[i]) if i in results.reports else e
                         for i, e in enumerate(current.entries))
-        lost = current.lost_tricks if results.lost_tricks is None else results.lost_tricks
+        lost = _lost_tricks(results, current.lost_tricks)
         hand = replace(current, entries=entries, lost_tricks=lost)
         problems = rules.validate_hand(table, number, hand, in_play=not closing)
     if problems:
         return _refuse(game, *problems)
     _store_entries(game, record, hand)
-    if actor.role == Role.SEAT:
+    if actor.role == Role.SEAT and results.intent not in LOST_STEPS:
         record.entries[actor.seat].done = results.intent in (Intent.DONE, Intent.MADE)
     everyone_done = all(e.done for e in record.entries) and not rules.validate_hand(table, number, hand)
     if closing or everyone_done:

@@ -41,23 +41,29 @@
     }
   });
 
-  // Live updates: the page names its game's event stream; each newer version refreshes the page.
+  // Live updates. On the hand page the stream pushes the shared table (the same for everyone
+  // at the table) and, only when it changed, this browser's own card; other pages get the
+  // new version and fetch themselves again.
   var source = null;
   var sourceUrl = null;
   var refreshing = false;
+  var latest = null;
+  var behind = false;
+  var openPanels = null;
+  var keepSwap = false;
+  var clockOffset = 0;  // server time minus this device's time, for the count
+
+  function editionOf(element) {
+    return element ? parseInt(element.dataset.edition || element.dataset.version, 10) : null;
+  }
 
   function renderedVersion() {
     var live = document.getElementById("live");
     return live ? parseInt(live.dataset.version, 10) : null;
   }
 
-  var latest = null;
-  var behind = false;
-  var openPanels = null;
-  var keepSwap = false;
-
   // Values the player changed that no page from the server has shown yet. A redraw under
-  // the player (autosave, live refresh) must not take them back, nor the save they wait for.
+  // the player (autosave, their own card pushed again) must not take them back, nor the save they wait for.
   var unsaved = {};
 
   function valueOf(input) {
@@ -84,13 +90,13 @@
     });
   }
 
-  function versionIn(html) {
-    var found = /id="live"[^>]*data-version="(\d+)"/.exec(html || "");
+  function editionIn(html) {
+    var found = /id="(?:table|live)"[^>]*data-(?:edition|version)="(\d+)"/.exec(html || "");
     return found ? parseInt(found[1], 10) : null;
   }
 
-  // Panels the player has open stay open when the page is redrawn under them: by a live
-  // refresh or an autosave (both send X-Keep-Open), not after the player's own tap.
+  // Panels the player has open stay open when the page is redrawn under them: by an autosave
+  // (X-Keep-Open) or a pushed card, not after the player's own tap.
   // A panel opened while the player's own request was on its way stays open too.
   var openedAt = {};
   var requestStarted = 0;
@@ -100,29 +106,36 @@
   }, true);
   document.addEventListener("htmx:beforeRequest", function () { requestStarted = Date.now(); });
 
+  function openPanelIds(root) {
+    return Array.prototype.map.call(root.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+  }
+  function reopen(ids) {
+    (ids || []).forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details) details.open = true;
+    });
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "main") return;
     var config = event.detail.requestConfig || {};
     keepSwap = Boolean(config.headers && config.headers["X-Keep-Open"]);
+    // An answer overtaken by what the stream pushed meanwhile never takes the page back in time.
+    var incoming = editionIn(event.detail.serverResponse);
+    var shown = editionOf(document.getElementById("table")) || renderedVersion();
+    if (incoming !== null && shown !== null && incoming < shown && keepSwap) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     if (!keepSwap) {
       openPanels = Object.keys(openedAt).filter(function (id) { return openedAt[id] > requestStarted; });
       return;
     }
-    // A redraw answered before a newer one never takes the page back in time.
-    var incoming = versionIn(event.detail.serverResponse);
-    var shown = renderedVersion();
-    if (incoming !== null && shown !== null && incoming < shown) {
-      event.detail.shouldSwap = false;
-      return;
-    }
-    openPanels = Array.prototype.map.call(document.querySelectorAll("#main details[open][id]"), function (d) { return d.id; });
+    openPanels = openPanelIds(document.getElementById("main"));
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "main") return;
-    (openPanels || []).forEach(function (id) {
-      var details = document.getElementById(id);
-      if (details) details.open = true;
-    });
+    reopen(openPanels);
     openPanels = null;
     if (!keepSwap) unsaved = {};
   });
@@ -134,8 +147,45 @@
     keepSwap = false;
   });
 
-  // Every change makes an event, so refreshing whenever the page is behind converges
-  // on the newest state, whatever order the player's own requests finish in.
+  function parse(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content;
+  }
+
+  // The shared table of a newer edition: each of its parts replaces the part with its id.
+  function showTable(html, edition) {
+    var shown = editionOf(document.getElementById("table"));
+    if (shown === null || edition <= shown) return;
+    Array.prototype.forEach.call(parse(html).children, function (part) {
+      var old = part.id && document.getElementById(part.id);
+      if (old && old.closest("#main")) old.replaceWith(part);
+    });
+    announce("redraw");
+    runCount();
+    var follow = document.querySelector("#table [data-follow]");
+    if (follow && window.htmx) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
+      .then(function () { history.pushState({}, "", follow.getAttribute("href")); connect(); });
+  }
+
+  // This browser's own card, pushed because its own data changed (the hand moved on, the
+  // host corrected it, the seat was freed); never because of another player's change.
+  function showCard(html) {
+    var incoming = parse(html).firstElementChild;
+    var card = document.getElementById("card");
+    if (!incoming || !card || card.dataset.key === incoming.dataset.key) return;
+    if (editionOf(incoming) < editionOf(card)) return;
+    var panels = openPanelIds(card);
+    var focused = document.activeElement && card.contains(document.activeElement) ? document.activeElement.id : null;
+    card.replaceWith(incoming);
+    if (window.htmx) htmx.process(incoming);
+    reopen(panels);
+    restoreUnsaved();
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    announce("redraw");
+  }
+
+  // Other pages (pad, big screen) fetch themselves again when the game moved on.
   function refresh() {
     if (!window.htmx) return;
     if (refreshing) {
@@ -162,44 +212,65 @@
 
   function connect() {
     var live = document.getElementById("live");
-    var url = live ? live.dataset.events : null;
-    if (url === sourceUrl) return;
+    var base = live ? live.dataset.events : null;
+    if (base === sourceUrl) return;
     if (source) source.close();
     source = null;
-    sourceUrl = url;
-    if (!url || !window.EventSource) return;
+    sourceUrl = base;
+    if (!base || !window.EventSource) return;
+    // Say what this screen shows, so the stream sends only what is newer.
+    var url = base;
+    var table = document.getElementById("table");
+    var card = document.getElementById("card");
+    if (table) {
+      url += (base.indexOf("?") < 0 ? "?" : "&") + "edition=" + editionOf(table) +
+        (card ? "&card=" + encodeURIComponent(card.dataset.key) : "");
+    }
     source = new EventSource(url);
     source.addEventListener("changed", function (event) {
       latest = parseInt(event.data, 10);
       onChanged(latest);
     });
+    source.addEventListener("table", function (event) { showTable(event.data, parseInt(event.lastEventId, 10)); });
+    source.addEventListener("card", function (event) { showCard(event.data); });
   }
 
-  // "YO… HO… HO!" over the time left, then the bids show.
+  function readClock() {
+    var live = document.getElementById("live");
+    if (live && live.dataset.now) clockOffset = parseInt(live.dataset.now, 10) - Date.now();
+  }
+
+  // "YO… HO… HO!" until the moment the bids show; the stream pushes them then.
   function runCount() {
-    var count = document.querySelector("[data-count-ms]");
+    var count = document.querySelector("[data-reveal-at]");
     if (!count || count.dataset.running) return;
     count.dataset.running = "1";
     var words = count.dataset.words.split("|");
-    var total = Math.max(parseInt(count.dataset.countMs, 10) || 0, 250);
+    var revealAt = parseInt(count.dataset.revealAt, 10) - clockOffset;  // on this device's clock
+    var total = Math.max(revealAt - Date.now(), 250);
     var start = Date.now();
     var step = total / words.length;
+    var edition = editionOf(document.getElementById("table"));
     function tick() {
       if (!document.body.contains(count)) return;
       var elapsed = Date.now() - start;
       var shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
       var text = words.slice(0, shown).join(" ");
       if (count.textContent !== text) count.textContent = text;
-      if (elapsed >= total) {
-        setTimeout(refresh, 150);
-      } else {
+      if (elapsed < total) {
         setTimeout(tick, 100);
+      } else {
+        // Should the stream be down, fetch the bids after all.
+        setTimeout(function () {
+          if (editionOf(document.getElementById("table")) === edition) refresh();
+        }, 2000);
       }
     }
     tick();
   }
 
   function pageReady() {
+    readClock();
     connect();
     runCount();
   }

@@ -72,17 +72,14 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
 
         watcher = Watcher(sessions)
         watcher.poll()  # where the log stands now
-        watched = watcher.stream(first, 1)
-        other = watcher.stream(second, 1)
-        assert next(watched).startswith("retry") and next(other).startswith("retry")
-        next(watched), next(other)  # the versions they start from
         woken = []
 
-        def follow(name: str, stream) -> None:  # noqa: ANN001
-            woken.append((name, next(stream, "ended")))
+        def follow(name: str, game_id: int) -> None:
+            with watcher.watching(game_id) as wait:
+                woken.append((name, wait(1, 30)))
 
-        threads = [threading.Thread(target=follow, args=("watched", watched), daemon=True),
-                   threading.Thread(target=follow, args=("other", other), daemon=True)]
+        threads = [threading.Thread(target=follow, args=("watched", first), daemon=True),
+                   threading.Thread(target=follow, args=("other", second), daemon=True)]
         for thread in threads:
             thread.start()
         time.sleep(0.1)
@@ -92,10 +89,10 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
         db.session.commit()
         watcher.poll()
         threads[0].join(timeout=5)
-        assert woken == [("watched", "event: changed\ndata: 2\n\n")]
+        assert woken == [("watched", True)]
         watcher.stop()
         threads[1].join(timeout=5)
-        assert woken[1:] == [("other", "ended")]  # stopped, never woken by the other game's change
+        assert woken[1:] == [("other", None)]  # stopped, never woken by the other game's change
 
 
 def test_on_postgresql_a_change_reaches_the_streams_by_notify_without_polling(app: Flask, client) -> None:  # noqa: ANN001
@@ -107,20 +104,26 @@ def test_on_postgresql_a_change_reaches_the_streams_by_notify_without_polling(ap
     watcher = app.extensions["live_watcher"]
     with app.app_context():
         game = db.session.execute(select(Game.id, Game.version).where(Game.public_id == url.rsplit("/", 1)[-1])).one()
-    stream = watcher.stream(game.id, game.version)
-    next(stream), next(stream)  # it has started the watcher, which listens
+    woken = []
+    listening = threading.Event()
+
+    def follow() -> None:
+        with watcher.watching(game.id) as wait:  # it starts the watcher, which listens
+            listening.set()
+            woken.append((wait(game.version, 30), time.monotonic()))
+
+    waiting = threading.Thread(target=follow, daemon=True)
+    waiting.start()
+    listening.wait(5)
     deadline = time.monotonic() + 10
     while not watcher.listening and time.monotonic() < deadline:
         time.sleep(0.01)
     assert watcher.listening
-    woken = []
-    waiting = threading.Thread(target=lambda: woken.append((next(stream), time.monotonic())), daemon=True)
-    waiting.start()
     time.sleep(0.2)
     sent = time.monotonic()
     assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 303
     waiting.join(timeout=5)
-    assert woken and woken[0][0] == f"event: changed\ndata: {game.version + 1}\n\n"
+    assert woken and woken[0][0] is True
     # The event log is never polled while listening: the news came by NOTIFY.
     assert watcher.last_event is None
     print(f"woken {1000 * (woken[0][1] - sent):.1f} ms after the write was sent")

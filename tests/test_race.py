@@ -68,9 +68,11 @@ def test_simultaneous_bids_give_exactly_one_reveal_and_lose_none(workers: tuple[
         assert len(pad["hands"]) == number, f"hand {number} was never revealed"
         assert [e["bid"] for e in pad["hands"][-1]["entries"]] == bids
 
-        tricks = {f"tricks-{seat}": (number if seat == 0 else 0) for seat in range(SEATS)}
-        host.get(game)
-        assert host.post(f"{game}/hands/{number}", {**tricks, "intent": "score"})[0] == 303
+        # Each phone reports its own result; the last one closes the hand.
+        for seat, phone in enumerate(phones):
+            phone.get(game)
+            report = {f"tricks-{seat}": number if seat == 0 else 0, "intent": "done"}
+            assert phone.post(f"{game}/hands/{number}", report)[0] == 303
 
     engine = create_engine(database)
     with engine.connect() as connection:

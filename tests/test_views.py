@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -528,7 +529,7 @@ def test_a_too_large_import_is_refused_in_words(client: FlaskClient) -> None:
     assert response.json == {"problems": ["That file is too large for a pad file."]}
 
 
-def test_pages_and_static_files_are_compressed_but_live_streams_are_not(client: FlaskClient) -> None:
+def test_pages_static_files_and_live_streams_are_compressed(client: FlaskClient) -> None:
     url = new_game(client, ["Anne", "Ben"])
     for path in (url, "/static/htmx-2.0.11.min.js", "/static/app.css"):
         response = client.get(path, headers={"Accept-Encoding": "br, gzip"})
@@ -539,8 +540,13 @@ def test_pages_and_static_files_are_compressed_but_live_streams_are_not(client: 
     older = client.get("/static/app.js", headers={"Accept-Encoding": "gzip, deflate"})
     assert older.headers.get("Content-Encoding") == "gzip"
     stream = client.get(f"{url}/events", headers={"Accept-Encoding": "br, gzip"}, buffered=False)
-    assert stream.headers.get("Content-Encoding") is None
-    assert next(iter(stream.response)).startswith(b"retry:")
+    assert stream.headers.get("Content-Encoding") == "gzip"
+    # Compressed as it goes: every chunk decompresses whole, so each event leaves at once.
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    chunks = iter(stream.response)
+    assert inflate.decompress(next(chunks)).startswith(b"retry:")
+    table = inflate.decompress(next(chunks)).decode()
+    assert table.startswith("id: ") and "event: table" in table and table.endswith("\n\n")
     stream.close()
 
 
@@ -595,7 +601,8 @@ def test_only_the_host_is_offered_corrections_on_the_pad(app: Flask, client: Fla
     anne.post(f"{url}/join", data={"seat": 0})
     anne.post(f"{url}/hands/1/bid", data={"bid": 1})
     client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
-    client.post(f"{url}/hands/1", data={"tricks-0": "1", "intent": "score"})
+    anne.post(f"{url}/hands/1", data={"intent": "trick"})
+    assert client.post(f"{url}/hands/1", data={"tricks-1": "0", "intent": "score"}).status_code == 303
     correction = f'href="{url}/hands/1"'
     assert correction in text(client.get(f"{url}/pad")) and "Tap a hand" in text(client.get(f"{url}/pad"))
     for browser in (anne, app.test_client()):
@@ -610,10 +617,14 @@ def test_a_kraken_hand_closes_from_the_phones_alone(app: Flask, client: FlaskCli
     for seat, phone in enumerate(phones):
         phone.post(f"{url}/join", data={"seat": seat})
         phone.post(f"{url}/hands/1/bid", data={"bid": 0})
-    assert 'name="lost_tricks"' in text(phones[0].get(url))
+    assert 'value="lost-more"' in text(phones[0].get(url))
     phones[1].post(f"{url}/hands/1", data={"intent": "made"})
     phones[2].post(f"{url}/hands/1", data={"intent": "made"})
-    done = phones[0].post(f"{url}/hands/1", data={"tricks-0": "0", "lost_tricks": "1", "intent": "done"})
+    # Two phones saw the Kraken at once: the second tap is taken back, and the count is one.
+    assert phones[0].post(f"{url}/hands/1", data={"intent": "lost-more"}).status_code == 303
+    assert phones[2].post(f"{url}/hands/1", data={"intent": "lost-more"}).status_code == 422
+    assert "Tricks nobody won" in text(phones[1].get(url))
+    done = phones[0].post(f"{url}/hands/1", data={"tricks-0": "0", "intent": "done"})
     assert done.status_code == 303
     assert "Hand 2 of 10" in text(phones[0].get(url))
     with app.app_context():
@@ -621,5 +632,7 @@ def test_a_kraken_hand_closes_from_the_phones_alone(app: Flask, client: FlaskCli
     # A phone cannot declare more tricks lost than were dealt.
     for seat, phone in enumerate(phones):
         phone.post(f"{url}/hands/2/bid", data={"bid": 0})
-    refused = phones[0].post(f"{url}/hands/2", data={"tricks-0": "0", "lost_tricks": "5", "intent": "draft"})
+    for _ in range(2):
+        phones[0].post(f"{url}/hands/2", data={"intent": "lost-more"})
+    refused = phones[0].post(f"{url}/hands/2", data={"intent": "lost-more"})
     assert refused.status_code == 422

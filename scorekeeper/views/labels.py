@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from typing import Any, Sequence
 
 from babel.lists import format_list
@@ -115,6 +117,7 @@ def init_app(app: Flask) -> None:
         bids_text=bids_text,
         standings_text=standings_text,
         current_locale=lambda: str(get_locale() or "en"),
+        now_ms=lambda: int(time.time() * 1000),
         language_names=LANGUAGE_NAMES,
         join_names=join_names,
         Phase=Phase,

@@ -13,13 +13,13 @@ from . import bp
 from .labels import join_names
 from .rendering import open_page, page, see_other
 from .sessions import credentials, keep_host_token, visitor
-from .table import load_game
+from .table import load_state
 
 
 @bp.get("/games/<public_id>/pad")
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
-    game = load_game(public_id)
+    game = load_state(public_id)
     table = games.table_of(game)
     rows = games.pad_rows(game, table)
     return page("pad.html", title=gettext("Score pad"), game=game, table=table, rows=rows,
@@ -30,7 +30,7 @@ def pad(public_id: str):
 @bp.get("/games/<public_id>/screen")
 def screen(public_id: str):
     """The big-screen view for a TV or laptop: leaderboard and pad, updating live."""
-    game = load_game(public_id)
+    game = load_state(public_id)
     table = games.table_of(game)
     rows = games.pad_rows(game, table)
     record = games.current_hand(game)
@@ -42,7 +42,7 @@ def screen(public_id: str):
 @bp.get("/games/<public_id>/end")
 def end(public_id: str):
     """Final standings, the winner, and what each player achieved."""
-    game = load_game(public_id)
+    game = load_state(public_id)
     if games.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
     standing = games.standings(game)
@@ -71,7 +71,7 @@ def download(body: str, mimetype: str, filename: str) -> Response:
 @bp.get("/games/<public_id>/pad.json")
 def pad_json(public_id: str):
     """The pad file of the game, as a download."""
-    doc = games.export_pad(load_game(public_id))
+    doc = games.export_pad(load_state(public_id))
     return download(json.dumps(doc, indent=2, ensure_ascii=False), "application/json",
                     f"skull-king-{public_id[:8]}.json")
 
@@ -79,5 +79,5 @@ def pad_json(public_id: str):
 @bp.get("/games/<public_id>/pad.csv")
 def pad_csv(public_id: str):
     """The pad as CSV: one row per hand and player, with points and running total."""
-    doc = games.export_pad(load_game(public_id))
+    doc = games.export_pad(load_state(public_id))
     return download(write_csv(doc), "text/csv", f"skull-king-{public_id[:8]}.csv")

@@ -7,7 +7,7 @@ from typing import Any
 from flask import session
 
 from ..access import Actor, Credentials, identify
-from ..models import Game
+from ..games import AnyGame
 
 KEPT_GAMES = 20
 
@@ -39,6 +39,6 @@ def credentials(public_id: str) -> Credentials:
                        seat_token if isinstance(seat_token, str) else None)
 
 
-def visitor(game: Game) -> Actor:
+def visitor(game: AnyGame) -> Actor:
     """Who this browser is at `game`."""
     return identify(game, credentials(game.public_id))

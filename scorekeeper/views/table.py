@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
-from flask import Response, current_app, request, url_for
-from flask_babel import gettext
-from sqlalchemy import select
+from flask import Response, current_app, request, stream_with_context, url_for
+from flask_babel import get_locale, gettext
+from jinja2_fragments.flask import render_block
 
 from .. import forms, games, rules, service
-from ..access import Actor, Role
+from ..access import Actor, Credentials, Role, identify
 from ..extensions import db
-from ..live import Watcher
-from ..models import Game, HandRecord, Phase, utcnow
+from ..live import KEEPALIVE_SECONDS, Watcher
+from ..models import Phase, utcnow
 from ..rules import Problem
 from ..service import Intent, Results
 from . import bp
@@ -22,89 +26,155 @@ from .rendering import not_yours, open_page, page, see_other
 from .sessions import credentials, keep_seat_token, visitor
 
 
-def load_game(public_id: str) -> Game:
-    """The game of the URL, or NotFound (a 404 page)."""
-    game = games.find_game(public_id)
-    if game is None:
+def load_state(public_id: str) -> games.GameState:
+    """The game of the URL as plain values, as it stands now, or NotFound (a 404 page)."""
+    state = games.load(public_id)
+    if state is None:
         raise service.NotFound(public_id)
-    return game
+    return state
 
 
-def load_hand(game: Game, number: int) -> HandRecord:
+def load_hand(game: games.GameState, number: int) -> games.HandState:
     """Hand `number` of `game`, or NotFound."""
     if not 1 <= number <= len(game.hands):
         raise service.NotFound(number)
     return game.hands[number - 1]
 
 
-def hand_view(game: Game, record: HandRecord, table: rules.Table, seen_by: Actor,
-              problems: list[Problem] | None = None, form: Any = None) -> dict[str, Any]:
-    """What the hand templates need to show one hand to `seen_by`, and nothing it may not see."""
-    problems = problems or []
-    hand = games.hand_of(game, record, shown_to=seen_by.seat)
-    phase = record.phase
-    provisional = rules.provisional_points(table, hand) if not phase.is_secret else {}
-    remaining = (record.reveal_at - utcnow()).total_seconds() if phase == Phase.COUNTING else 0
-    conflicts = not problems and phase == Phase.PLAYING
-    if conflicts:
-        # Entries that clash between players are kept; say why the hand cannot close, to those concerned.
-        all_done = all(e.done for e in record.entries)
-        problems = rules.validate_hand(table, record.number, hand, in_play=not all_done)
-        if seen_by.role == Role.SEAT:
-            me = table.players[seen_by.seat]
-            problems = [p for p in problems if me in p.players or not p.players]
-    context: dict[str, Any] = {
-        "visitor": seen_by,
-        "count_ms": max(0, int(remaining * 1000)),
-        "game": game,
-        "table": table,
-        "record": record,
-        "hand": hand,
-        "dealer": table.players[rules.dealer_index(table, record.number)],
-        "leader": table.players[rules.leader_index(table, record.number)],
-        "hand_count": len(games.schedule(game, table)),
-        "max_cards": rules.max_cards(table.ruleset, len(table.players)),
-        "problems": [say(p) for p in problems],
-        "problems_kept": conflicts,
-        "player_problems": problems_by_player(problems, len(table.players)),
-        "provisional": provisional,
-        "lost_allowed": rules.lost_tricks_allowed(table),
-        "form": form,
-        "seats": game.seats,
-        "bid_again": games.must_bid_again(game, record),
-    }
+def epoch_ms(moment: datetime | None) -> int:
+    """A stored (naive UTC) time in milliseconds since 1970, as browsers count."""
+    return int(moment.replace(tzinfo=timezone.utc).timestamp() * 1000) if moment else 0
+
+
+# --- the shared table -------------------------------------------------------------------
+
+
+def shared_context(state: games.GameState) -> dict[str, Any]:
+    """What the whole table may see of a game at one edition, and nothing else.
+
+    Built from the game as seen by no seat (`games.as_seen_by(state, None)`), so no hidden bid
+    is in it: the same values, hence the same bytes, for every screen at the table.
+    """
+    seen = games.as_seen_by(state, None)
+    record = games.current_hand(seen)
+    context: dict[str, Any] = {"public_id": seen.public_id, "edition": seen.edition, "over": record is None,
+                               "standings": games.standings(seen)}
+    if record is not None:
+        table = games.table_of(seen)
+        hand = games.hand_of(seen, record)
+        problems: list[Problem] = []
+        if record.phase == Phase.PLAYING:
+            # Entries that clash between players are kept; the table sees why the hand cannot close.
+            all_done = all(e.done for e in record.entries)
+            problems = rules.validate_hand(table, record.number, hand, in_play=not all_done)
+        context.update(
+            table=table, record=record, hand=hand, seats=seen.seats,
+            dealer=table.players[rules.dealer_index(table, record.number)],
+            leader=table.players[rules.leader_index(table, record.number)],
+            hand_count=len(games.schedule(seen, table)),
+            provisional=rules.provisional_points(table, hand) if not record.phase.is_secret else {},
+            waiting=sum(not e.ready for e in record.entries),
+            lost_allowed=rules.lost_tricks_allowed(table),
+            kept_problems=[say(p) for p in problems],
+            bid_again=games.must_bid_again(seen, record),
+            reveal_ms=epoch_ms(record.reveal_at),
+        )
     # Macros take the whole view as one value.
     context["view"] = context
     return context
 
 
-TEMPLATES = {Role.HOST: "game.html", Role.SEAT: "phone.html", Role.VIEWER: "watch.html"}
+@dataclass(frozen=True)
+class SharedTable:
+    """The shared table, rendered: the hand (`table`) and the leaderboard (`board`)."""
+
+    table: str
+    board: str
+
+
+def shared_table(state: games.GameState) -> SharedTable:
+    """The shared table of a game at its edition in this language: rendered once, then the same bytes."""
+    key = (state.id, state.edition, str(get_locale()))
+    kept = games.cache("shared tables")
+    found = kept.get(key)
+    if found is None:
+        context = shared_context(state)
+        found = SharedTable(render_block("game.html", "table", **context),
+                            render_block("game.html", "board", **context))
+        kept.put(key, found)
+    return found
+
+
+# --- the own card -----------------------------------------------------------------------
+
+
+def card_context(state: games.GameState, record: games.HandState, seen_by: Actor,
+                 problems: list[Problem] | None = None, form: Any = None) -> dict[str, Any]:
+    """What this browser's own card shows: its forms, and what only it may see."""
+    problems = problems or []
+    seen = games.as_seen_by(state, seen_by.seat)
+    record = seen.hands[record.number - 1]
+    table = games.table_of(seen)
+    context: dict[str, Any] = {
+        "visitor": seen_by,
+        "game": seen,
+        "table": table,
+        "record": record,
+        "hand": games.hand_of(seen, record, shown_to=seen_by.seat),
+        "max_cards": rules.max_cards(table.ruleset, len(table.players)),
+        "problems": [say(p) for p in problems],
+        "player_problems": problems_by_player(problems, len(table.players)),
+        "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
+        "phone_seats": [s.position for s in seen.seats if s.has_phone],
+        "form": form,
+        "join_qr": join_qr(seen) if seen_by.is_host else "",
+    }
+    context["view"] = context
+    return context
+
+
+def card_key(state: games.GameState, seen_by: Actor) -> str:
+    """A fingerprint of what this browser's card shows; it changes only when the card must be redrawn.
+
+    Made from the game as this browser may see it, so it tells nothing of a hidden bid.
+    """
+    record = games.current_hand(state)
+    if record is None:
+        return "over"
+    seen = games.as_seen_by(state, seen_by.seat)
+    record = seen.hands[record.number - 1]
+    parts: list[Any] = [seen_by.role, seen_by.seat, record.number, record.phase, record.cards]
+    if seen_by.seat is not None:
+        parts.append(record.entries[seen_by.seat])
+    elif seen_by.is_host:
+        phones = tuple(s.has_phone for s in seen.seats)
+        parts += [phones, tuple(e for e, phone in zip(record.entries, phones) if not phone)]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
 def game_page(public_id: str, status: int = 200, problems: list[Problem] | None = None, form: Any = None):
-    """The game as this browser may see it: host controls, a player's phone, or a viewer."""
-    game = load_game(public_id)
-    me = visitor(game)
+    """The game as this browser may see it: the shared table, and its own card (host, phone or viewer)."""
+    state = load_state(public_id)
+    me = identify(state, credentials(public_id))
     if problems and me.role == Role.VIEWER:
         # A viewer has no forms: whatever it sent was not its to send.
         return not_yours()
-    record = games.current_hand(game)
+    record = games.current_hand(state)
     if record is None:
         return see_other(url_for("pages.end", public_id=public_id))
-    table = games.table_of(game)
-    context = hand_view(game, record, table, me, problems, form)
-    return page(TEMPLATES[me.role], status, title=gettext("Hand %(number)d", number=record.number),
-                **context, standings=games.standings(game), join_qr=join_qr(game) if me.is_host else "")
+    context = card_context(state, record, me, problems, form)
+    return page("game.html", status, title=gettext("Hand %(number)d", number=record.number),
+                shared=shared_table(state), card_key=card_key(state, me), edition=state.edition, **context)
 
 
-def join_qr(game: Game) -> str:
+def join_qr(game: games.GameState) -> str:
     """The join link as an inline SVG QR code."""
     return qr_svg(url_for("pages.join", public_id=game.public_id, _external=True))
 
 
 @lru_cache(maxsize=1024)
 def qr_svg(text: str) -> str:
-    """`text` as an SVG QR code; kept, since the host's page is redrawn on every change."""
+    """`text` as an SVG QR code; kept, since the host's card is drawn again on its changes."""
     import qrcode
     import qrcode.image.svg
 
@@ -130,17 +200,88 @@ def game(public_id: str):
     return game_page(public_id)
 
 
+# --- the live stream --------------------------------------------------------------------
+
+
+def event(kind: str, data: str, edition: int | None = None) -> str:
+    """One server-sent event; `id` is the edition a reconnecting screen says it has."""
+    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    return (f"id: {edition}\n" if edition is not None else "") + f"event: {kind}\n{lines}\n"
+
+
+def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: int, card_seen: str | None,
+               versions_only: bool) -> Iterator[str]:
+    """The stream of one screen: each new edition of the shared table, and its own card when that changed.
+
+    The shared table comes from the per-edition cache, so however many screens follow a
+    game it is rendered once. A count that runs out is pushed when it does, with no write.
+    Pages other than the hand (`versions_only`) get the new version and fetch themselves.
+    """
+    watcher: Watcher = current_app.extensions["live_watcher"]
+    yield "retry: 1000\n\n"
+    with watcher.watching(game_id) as wait:
+        while True:
+            state = games.load(public_id)
+            db.session.remove()
+            if state is None:
+                return
+            if versions_only:
+                if state.version > edition_seen:
+                    edition_seen = state.version
+                    yield event("changed", str(state.version))
+            else:
+                if state.edition > edition_seen:
+                    edition_seen = state.edition
+                    shared = shared_table(state)
+                    yield event("table", shared.table + shared.board, state.edition)
+                me = identify(state, creds)
+                key = card_key(state, me)
+                record = games.current_hand(state)
+                if key != card_seen and record is not None:
+                    card_seen = key
+                    context = card_context(state, record, me)
+                    card = render_block("game.html", "card", **context)
+                    yield event("card", f'<div id="card" data-key="{key}" data-edition="{state.edition}">'
+                                        f"{card}</div>")
+            timeout = KEEPALIVE_SECONDS
+            if state.reveal_at is not None and not versions_only:
+                # Wake when the count ends, to push the bids the moment they show.
+                timeout = min(timeout, max(0.0, (state.reveal_at - utcnow()).total_seconds()) + 0.002)
+            woke = wait(state.version, timeout)
+            if woke is None:
+                return
+            if not woke and state.reveal_at is None:
+                yield ": still here\n\n"
+
+
+def gzipped(chunks: Iterator[str]) -> Iterator[bytes]:
+    """A stream compressed as it goes: each event leaves at once, and repeats of the last table cost little."""
+    # A small window and memory level: thousands of streams stay open, each with its own compressor.
+    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + 13, 5)
+    for chunk in chunks:
+        yield compressor.compress(chunk.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    yield compressor.flush()
+
+
 @bp.get("/games/<public_id>/events")
 def events(public_id: str):
-    """Server-sent events: the game's version whenever it changes, never its contents."""
-    if not games.PUBLIC_ID.fullmatch(public_id):
-        raise service.NotFound(public_id)
-    row = db.session.execute(select(Game.id, Game.version).where(Game.public_id == public_id)).first()
+    """Server-sent events: the shared table of each new edition, and this browser's card when it changed."""
+    state = load_state(public_id)
     db.session.remove()
-    if row is None:
-        raise service.NotFound(public_id)
-    watcher: Watcher = current_app.extensions["live_watcher"]
-    response = Response(watcher.stream(row.id, row.version), mimetype="text/event-stream")
+    versions_only = request.args.get("view") in ("pad", "screen")
+    # A screen that reconnects says what it has; it is sent only what is newer.
+    try:
+        edition_seen = int(request.headers.get("Last-Event-ID") or request.args.get("edition") or -1)
+    except ValueError:
+        edition_seen = -1
+    card_seen = request.args.get("card")
+    stream = stream_with_context(live_table(public_id, state.id, credentials(public_id), edition_seen,
+                                            card_seen, versions_only))
+    compress = "gzip" in request.headers.get("Accept-Encoding", "")
+    response = Response(gzipped(stream) if compress else stream, mimetype="text/event-stream")
+    if compress:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
@@ -150,7 +291,7 @@ def events(public_id: str):
 def join(public_id: str):
     """Pick a free seat: this phone is that player from then on."""
     if request.method == "GET":
-        game = load_game(public_id)
+        game = load_state(public_id)
         if visitor(game).role != Role.VIEWER:
             return see_other(url_for("pages.game", public_id=public_id))
         return page("join.html", title=gettext("Join the game"), game=game, problems=[])
@@ -158,7 +299,7 @@ def join(public_id: str):
     position = forms.whole_number(request.form, "seat", parsed)
     outcome = service.join(public_id, credentials(public_id), position)
     if not outcome.ok:
-        return page("join.html", 422, title=gettext("Join the game"), game=load_game(public_id),
+        return page("join.html", 422, title=gettext("Join the game"), game=load_state(public_id),
                     problems=[say(p) for p in outcome.problems])
     keep_seat_token(public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=public_id))
@@ -194,15 +335,14 @@ def deal(public_id: str, number: int):
 @bp.route("/games/<public_id>/hands/<int:number>", methods=["GET", "POST"])
 def hand(public_id: str, number: int):
     """A hand's results: entered by the phones and the host while played, corrected by the host once scored."""
-    game = load_game(public_id)
+    game = load_state(public_id)
     record = load_hand(game, number)
     me = visitor(game)
     table = games.table_of(game)
     if request.method == "GET":
         if record.phase != Phase.SCORED or not me.is_host:
             return see_other(url_for("pages.game", public_id=public_id))
-        return page("hand.html", title=gettext("Hand %(number)d", number=number),
-                    **hand_view(game, record, table, me))
+        return page("hand.html", title=gettext("Hand %(number)d", number=number), **card_context(game, record, me))
     if request.form.get("intent") == "correct":
         if not me.is_host:
             # Only the host corrects; a phone is not shown a form it cannot use.
@@ -212,10 +352,14 @@ def hand(public_id: str, number: int):
         intent = Intent(request.form.get("intent", Intent.SCORE))
     except ValueError:
         intent = Intent.SCORE
-    # A trick or "made my bid" carries no fields; the others carry a phone's own, or all for the host.
+    # A trick, "made my bid" or a trick nobody won carry no fields; the others carry a phone's
+    # own, or for the host those of the players without a phone (the others enter their own).
     seats: tuple[int, ...] = ()
     if intent in (Intent.DRAFT, Intent.DONE, Intent.SCORE):
-        seats = tuple(range(len(table.players))) if me.is_host else (me.seat,) if me.seat is not None else ()
+        if me.is_host:
+            seats = tuple(s.position for s in game.seats if not s.has_phone)
+        elif me.seat is not None:
+            seats = (me.seat,)
     parsed = forms.parse_results(request.form, table, number, seats)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
@@ -227,7 +371,7 @@ def hand(public_id: str, number: int):
     return after(outcome, request.form if me.is_host else None)
 
 
-def correct(game: Game, record: HandRecord, table: rules.Table):
+def correct(game: games.GameState, record: games.HandState, table: rules.Table):
     """The host's correction of a scored hand; the pad follows."""
     public_id = game.public_id
     parsed = forms.parse_correction(request.form, table, record.number, record.cards)
@@ -239,7 +383,7 @@ def correct(game: Game, record: HandRecord, table: rules.Table):
         if outcome.ok:
             return see_other(url_for("pages.pad", public_id=public_id))
         problems = list(outcome.problems)
-    game = load_game(public_id)
+    game = load_state(public_id)
     record = load_hand(game, record.number)
     return page("hand.html", 422, title=gettext("Hand %(number)d", number=record.number),
-                **hand_view(game, record, table, visitor(game), problems, request.form))
+                **card_context(game, record, visitor(game), problems, request.form))

@@ -1,0 +1,205 @@
+"""The live table: one shared table for everyone, pushed as it changes; each phone's own card left alone."""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import games
+from tests.conftest import make_app
+
+
+@dataclass
+class Event:
+    """One server-sent event."""
+
+    kind: str
+    data: str
+    id: str | None
+
+
+class Stream:
+    """A screen's live stream, read in the background, so a test can wait for the next event or none."""
+
+    def __init__(self, client: FlaskClient, path: str, **headers: str) -> None:
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.opened = threading.Event()
+        self.closing = False
+        # Opened and read in one thread: the stream keeps its request context in the thread it began in.
+        self.reader = threading.Thread(target=self.read, args=(client, path, headers), daemon=True)
+        self.reader.start()
+        assert self.opened.wait(5) and self.response.status_code == 200
+
+    def read(self, client: FlaskClient, path: str, headers: dict[str, str]) -> None:
+        self.response = client.get(path, headers=headers, buffered=False)
+        self.opened.set()
+        buffer = ""
+        try:
+            for chunk in self.response.response:
+                buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    fields: dict[str, list[str]] = {}
+                    for line in block.splitlines():
+                        name, _, value = line.partition(": ")
+                        fields.setdefault(name, []).append(value)
+                    if "event" in fields:
+                        self.events.put(Event(fields["event"][0], "\n".join(fields.get("data", [])),
+                                              (fields.get("id") or [None])[0]))
+                if self.closing:
+                    break
+        finally:
+            self.response.close()
+
+    def next(self, timeout: float = 5) -> Event:
+        """The next event; fails the test if none comes in time."""
+        return self.events.get(timeout=timeout)
+
+    def nothing_within(self, seconds: float) -> bool:
+        """Whether no event came in `seconds`."""
+        try:
+            event = self.events.get(timeout=seconds)
+        except queue.Empty:
+            return True
+        self.events.put(event)
+        return False
+
+    def close(self) -> None:
+        """Stop reading at the next event or keep-alive."""
+        self.closing = True
+
+
+@pytest.fixture
+def table(database_url: str):  # noqa: ANN201
+    """A game of three: Anne and Ben on phones, Cara without one; the host, a viewer."""
+    app = make_app(database_url, REVEAL_COUNT_SECONDS=600)
+    host, anne, ben, viewer = (app.test_client() for _ in range(4))
+    created = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben", "Cara"]})
+    url = created.headers["Location"]
+    host.post(f"{url}/hands/1/cards", data={"cards": 9})
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    assert ben.post(f"{url}/join", data={"seat": 1}).status_code == 303
+    return app, url, {"host": host, "anne": anne, "ben": ben, "viewer": viewer}
+
+
+SHARED = re.compile(r'<div id="table".*?</div>\n*(?=<div id="card")', re.S)
+BOARD = re.compile(r'<div id="board".*?</table>\s*</section>\s*</div>', re.S)
+
+
+def shared_part(page: str) -> str:
+    """The shared table as a page carries it: the hand and the leaderboard."""
+    return SHARED.search(page).group(0).strip() + BOARD.search(page).group(0)
+
+
+def edition_of(app: Flask, url: str) -> int:
+    with app.app_context():
+        return games.load(url.rsplit("/", 1)[-1]).edition
+
+
+def test_the_shared_table_is_the_same_bytes_for_everyone_and_holds_no_hidden_bid(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 7})
+    tables = {}
+    for name, client in clients.items():
+        stream = Stream(client, f"{url}/events")
+        first = stream.next()
+        assert first.kind == "table" and first.id == str(edition_of(app, url))
+        tables[name] = first.data
+        # The page carries the very same bytes.
+        page = client.get(url).get_data(as_text=True)
+        assert shared_part(page).replace("\n", "") == first.data.replace("\n", ""), name
+        stream.close()
+    assert len(set(tables.values())) == 1
+    shared = tables["host"]
+    assert "ready" in shared and ">7<" not in shared and "bid 7" not in shared
+    # Anne's own card is Anne's alone: her bid shows there, and only there.
+    anne_card = Stream(clients["anne"], f"{url}/events?card=old")
+    assert anne_card.next().kind == "table"
+    card = anne_card.next()
+    assert card.kind == "card" and "Your bid is 7" in card.data
+    anne_card.close()
+    for name in ("host", "ben", "viewer"):
+        stream = Stream(clients[name], f"{url}/events?card=old")
+        stream.next()
+        assert "Your bid is 7" not in stream.next().data, name
+        stream.close()
+
+
+def test_another_players_change_never_redraws_my_card(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    anne = Stream(clients["anne"], f"{url}/events")
+    assert anne.next().kind == "table"
+    own = anne.next()
+    assert own.kind == "card"
+    key = re.search(r'data-key="([^"]+)"', own.data).group(1)
+    # Ben bids: Anne's screen gets the new table, and nothing else.
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 2})
+    pushed = anne.next()
+    assert pushed.kind == "table" and "1 of 3 players ready" in pushed.data
+    assert anne.nothing_within(0.5)
+    # Anne's page agrees: the card she has is the one the stream knows.
+    assert f'data-key="{key}"' in clients["anne"].get(url).get_data(as_text=True)
+    # Her own bid redraws her card (her own change).
+    clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 4})
+    assert anne.next().kind == "table"
+    card = anne.next()
+    assert card.kind == "card" and "Your bid is 4" in card.data
+    anne.close()
+
+
+def test_a_screen_that_was_offline_catches_up_to_the_newest_edition(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    before = edition_of(app, url)
+    clients["host"].post(f"{url}/hands/1/cards", data={"cards": 8})
+    clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 1})
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 2})
+    newest = edition_of(app, url)
+    assert newest > before
+    # The browser reconnects saying the last edition it had: it gets the newest at once, in one event.
+    viewer = Stream(clients["viewer"], f"{url}/events", **{"Last-Event-ID": str(before)})
+    caught_up = viewer.next()
+    assert caught_up.kind == "table" and caught_up.id == str(newest)
+    assert "2 of 3 players ready" in caught_up.data and "Cards</dt><dd class=\"big\">8" in caught_up.data
+    viewer.close()
+    # A screen that is up to date is sent nothing until something changes.
+    current = Stream(clients["viewer"], f"{url}/events?card=x", **{"Last-Event-ID": str(newest)})
+    first = current.next()
+    assert first.kind == "card"  # the viewer's card, since it said it had another one
+    assert current.nothing_within(0.3)
+    clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 0})
+    assert current.next().id == str(edition_of(app, url))
+    current.close()
+
+
+def test_the_bids_are_pushed_the_moment_the_count_ends_without_any_write(database_url: str) -> None:
+    app = make_app(database_url, REVEAL_COUNT_SECONDS=0.4)
+    host, anne = app.test_client(), app.test_client()
+    url = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]}).headers["Location"]
+    anne.post(f"{url}/join", data={"seat": 0})
+    anne.post(f"{url}/hands/1/bid", data={"bid": 1})
+    stream = Stream(anne, f"{url}/events")
+    stream.next(), stream.next()  # the table, her card
+    host.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
+    counting = stream.next()
+    sent = time.monotonic()
+    assert counting.kind == "table" and "data-reveal-at" in counting.data
+    assert "Your bid is 1." in stream.next().data  # her card while the count runs
+    with app.app_context():
+        version = games.load(url.rsplit("/", 1)[-1]).version
+    revealed = stream.next(timeout=3)
+    took = time.monotonic() - sent
+    assert revealed.kind == "table" and int(revealed.id) == int(counting.id) + 1
+    assert 'aria-label="bid 1"' in revealed.data and 'aria-label="bid 0"' in revealed.data
+    assert 0.2 < took < 1.5, took
+    card = stream.next()
+    assert card.kind == "card" and "I won a trick" in card.data
+    with app.app_context():
+        assert games.load(url.rsplit("/", 1)[-1]).version == version  # nothing was written
+    stream.close()
