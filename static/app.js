@@ -145,6 +145,7 @@
     if (keepSwap) restoreUnsaved();
     announce(keepSwap ? "redraw" : "reply");
     keepSwap = false;
+    showHeld();
   });
 
   function parse(html) {
@@ -153,11 +154,35 @@
     return template.content;
   }
 
+  // While this browser's own request is on its way, pushes wait: its answer redraws the page
+  // anyway, and a push in between would redraw it twice under the player's fingers.
+  var ownRequests = 0;
+  var heldTable = null;
+  var heldCard = null;
+  document.addEventListener("htmx:beforeRequest", function () { ownRequests += 1; });
+  document.addEventListener("htmx:afterRequest", function () {
+    ownRequests = Math.max(0, ownRequests - 1);
+    // After an answer that swaps nothing (a 204, an error), what was held is shown now.
+    setTimeout(showHeld, 0);
+  });
+  function showHeld() {
+    if (ownRequests > 0) return;
+    var table = heldTable, card = heldCard;
+    heldTable = heldCard = null;
+    if (table) showTable(table[0], table[1]);
+    if (card) showCard(card);
+  }
+
   // The shared table of a newer edition: each of its parts replaces the part with its id.
   function showTable(html, edition) {
+    if (ownRequests > 0) {
+      if (!heldTable || edition > heldTable[1]) heldTable = [html, edition];
+      return;
+    }
     var shown = editionOf(document.getElementById("table"));
     if (shown === null || edition <= shown) return;
-    Array.prototype.forEach.call(parse(html).children, function (part) {
+    // A copy of the list: each part moves into the page, out of the parsed fragment.
+    Array.prototype.slice.call(parse(html).children).forEach(function (part) {
       var old = part.id && document.getElementById(part.id);
       if (old && old.closest("#main")) old.replaceWith(part);
     });
@@ -171,6 +196,10 @@
   // This browser's own card, pushed because its own data changed (the hand moved on, the
   // host corrected it, the seat was freed); never because of another player's change.
   function showCard(html) {
+    if (ownRequests > 0) {
+      heldCard = html;
+      return;
+    }
     var incoming = parse(html).firstElementChild;
     var card = document.getElementById("card");
     if (!incoming || !card || card.dataset.key === incoming.dataset.key) return;

@@ -58,7 +58,7 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
         phones[name].locator(f".numpad.mine button[value='{BIDS[name]}']").click()
         expect(phones[name].get_by_text(f"Your bid is {BIDS[name]}.")).to_be_visible()
     expect(phones["Dan"].locator(".status-list li.ready")).to_have_count(3)
-    expect(host.locator(".bidder.ready")).to_have_count(3)
+    expect(host.locator(".status-list li.ready")).to_have_count(3)
     screenshot(phones["Dan"], "11-waiting-for-bids")
 
     # Until the reveal no other party's page or traffic carries a bid.
@@ -120,3 +120,57 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
 
     for context in (*contexts.values(), host_context, screen_context):
         context.close()
+
+
+def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, live_server: str) -> None:  # noqa: ANN001
+    """Anne is typing her result when Ben taps his trick: her card, value and focus stay as they are."""
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        host.fill(f"#player-{seat}", name)
+    host.check("input[name=ruleset][value=modern]")
+    host.check("input[name=advanced_cards]")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    game = host.url
+    phones = {}
+    for seat, name in enumerate(("Anne", "Ben")):
+        page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+        page.goto(game + "/join")
+        page.get_by_role("button", name=name, exact=True).click()
+        page.locator(".numpad.mine button[value='0']").click()
+        expect(page.get_by_text("Your bid is 0.")).to_be_visible()
+        phones[name] = page
+    host.locator("#bidder-2 summary").click()
+    host.locator("#bidder-2 .numpad button[value='1']").click()
+    anne, ben = phones["Anne"], phones["Ben"]
+    expect(anne.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
+    expect(ben.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
+
+    # Anne opens her bonus cards and ticks a Loot alliance (saved as a draft: her own change)...
+    anne.locator("#bonuses-0 summary").click()
+    anne.evaluate("""() => new Promise(saved => {
+        document.addEventListener("htmx:afterSettle", saved, {once: true});
+        document.querySelector("input[name=loot-0][value='1']").click();
+    })""")
+    expect(anne.locator("#bonuses-0")).to_have_attribute("open", "")
+    # ...then starts typing her tricks: not saved yet.
+    anne.evaluate("document.getElementById('card').dataset.untouched = 'yes'")
+    anne.locator("#tricks-0").click()
+    anne.keyboard.press("Control+A")
+    anne.keyboard.type("1")
+    expect(anne.locator("#tricks-0")).to_be_focused()
+    # Ben taps his trick; Anne's shared table shows it...
+    ben.get_by_role("button", name="I won a trick").click()
+    expect(anne.locator(".status-list li", has_text="Ben")).to_contain_text("1 so far")
+    # ...and her card is the very same: not redrawn, her values and focus where they were.
+    assert anne.evaluate("document.getElementById('card').dataset.untouched") == "yes"
+    expect(anne.locator("#tricks-0")).to_have_value("1")
+    expect(anne.locator("#tricks-0")).to_be_focused()
+    expect(anne.locator("input[name=loot-0][value='1']")).to_be_checked()
+    expect(anne.locator("#bonuses-0")).to_have_attribute("open", "")
+    screenshot(anne, "17-typing-while-others-play")
+    for page in (host, anne, ben):
+        page.context.close()
