@@ -1,10 +1,11 @@
 """Drive simulated tables of six phones through whole games against the app run as in production.
 
-Each table is a host screen and six phones, each with its own cookies, its live-update stream
-and the same reactions as the page script: a phone refreshes its page when the stream says
-the game moved on, and after the YO-HO-HO count. Phones join, bid secretly, tap their tricks
-and report their results; the last report scores the hand. Times follow a real table,
-sped up by --speed.
+Each table is a host screen and six phones, each with its own cookies and its live-update
+stream, reacting as the page script does: the stream pushes the shared table (and a
+screen's own card when that changed), so no screen fetches anything because of another's
+change; a screen fetches only after its own write. Phones join, bid secretly, tap their
+tricks and report their results; the last report scores the hand. Times follow a real
+table, sped up by --speed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,9 +31,10 @@ sys.path.insert(0, str(ROOT))  # the server is started by the same helper the te
 
 from tests.production import ProductionServer  # noqa: E402
 PLAYERS = 6
-VERSION = re.compile(r'id="live"[^>]*data-version="(\d+)"')
-COUNT = re.compile(r'data-count-ms="(\d+)"')
+EDITION = re.compile(r'<div id="table" data-edition="(\d+)"')
+CARD = re.compile(r'<div id="card" data-key="([^"]+)" data-edition="(\d+)"')
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+COUNT_SECONDS = 3.0  # the Procfile's default YO-HO-HO
 
 # A real table, in seconds: thinking over a bid, playing one trick, reporting a result, dealing.
 REAL_BID, REAL_TRICK, REAL_REPORT, REAL_DEAL = 15.0, 20.0, 10.0, 30.0
@@ -46,14 +49,22 @@ class Figures:
     delays: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     requests: int = 0
+    writes: int = 0
     finished: int = 0
+    # Compressed bytes of each live update a screen received, by kind (table, card).
+    update_bytes: dict[str, list[int]] = field(default_factory=dict)
+    # Last bid sent → the revealed bids on a phone, less the count.
+    reveals: list[float] = field(default_factory=list)
+    cpu_seconds: float = 0.0
 
     def add(self, kind: str, seconds: float, hand: int | None = None) -> None:
         """Record one request's latency."""
         self.requests += 1
         self.latencies.setdefault(kind, []).append(seconds)
-        if hand is not None and kind.startswith("write"):
-            self.by_hand.setdefault(hand, []).append(seconds)
+        if kind.startswith("write"):
+            self.writes += 1
+            if hand is not None:
+                self.by_hand.setdefault(hand, []).append(seconds)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -63,10 +74,11 @@ def percentile(values: list[float], share: float) -> float:
 
 
 class Browser:
-    """One phone or the host's screen: cookies, the rendered page and its live stream."""
+    """One phone or the host's screen: cookies, what it shows (shared table, own card) and its live stream."""
 
-    def __init__(self, base: str, connector: aiohttp.TCPConnector, figures: Figures) -> None:
+    def __init__(self, base: str, connector: aiohttp.TCPConnector, figures: Figures, role: str = "phone") -> None:
         self.base = base
+        self.role = role
         self.figures = figures
         self.session = aiohttp.ClientSession(
             connector=connector, connector_owner=False, cookie_jar=aiohttp.CookieJar(unsafe=True),
@@ -74,15 +86,20 @@ class Browser:
         )
         self.token = ""
         self.page = ""
-        self.html = ""
-        self.version = -1
+        self.table = ""
+        self.card = ""
+        self.card_key = ""
+        self.edition = -1
         self.renders: list[tuple[float, int]] = []
         self.changed = asyncio.Event()
-        self.latest = -1
-        self.refreshing = False
-        self.behind = False
         self.stream: asyncio.Task | None = None
         self.hand = 0
+        self.revealed_at: dict[int, float] = {}
+
+    @property
+    def html(self) -> str:
+        """What the screen shows."""
+        return self.table + self.card
 
     async def request(self, kind: str, method: str, path: str, data: dict | None = None,
                       headers: dict | None = None) -> tuple[int, str, str]:
@@ -106,67 +123,69 @@ class Browser:
             self.token = found.group(1)
         return status, body, location
 
-    def show(self, html: str) -> None:
-        """Take a rendered page, as the page script would, and start the count if there is one."""
-        found = VERSION.search(html)
-        if not found:
+    def show_table(self, html: str, edition: int) -> None:
+        """A newer shared table: shown; an older one (overtaken) is dropped, as the page script does."""
+        if edition <= self.edition:
             return
-        version = int(found.group(1))
-        if version < self.version:
-            return  # an answer overtaken by a newer one; the page script drops it too
-        self.html, self.version = html, version
-        self.renders.append((time.monotonic(), version))
+        self.table, self.edition = html, edition
+        self.renders.append((time.monotonic(), edition))
+        if 'class="bid-big"' in html and self.hand not in self.revealed_at:
+            self.revealed_at[self.hand] = time.monotonic()
         self.changed.set()
-        count = COUNT.search(html)
-        if count:
-            asyncio.get_running_loop().call_later(int(count.group(1)) / 1000 + 0.15,
-                                                  lambda: asyncio.ensure_future(self.refresh()))
+
+    def show_card(self, html: str) -> None:
+        """This screen's own card, when it differs from the one shown."""
+        found = CARD.search(html)
+        if found and found.group(1) != self.card_key and int(found.group(2)) >= self.edition - 1:
+            self.card, self.card_key = html, found.group(1)
+            self.changed.set()
+
+    def show_page(self, html: str) -> None:
+        """A whole page or main fragment: its shared table and its card."""
+        edition = EDITION.search(html)
+        card = CARD.search(html)
+        if edition:
+            self.show_table(html[edition.start():card.start() if card else len(html)], int(edition.group(1)))
+        if card:
+            self.show_card(html[card.start():])
 
     async def open(self, path: str) -> None:
-        """First load of a page, then listen to its game's stream."""
+        """First load of a page, then listen to its game's stream from what it shows."""
         self.page = path
         status, body, _ = await self.request("page load", "GET", path)
         if status == 200:
-            self.show(body)
-            self.stream = asyncio.ensure_future(self.listen(path + "/events"))
+            self.show_page(body)
+            query = f"?edition={self.edition}&card={self.card_key}"
+            self.stream = asyncio.ensure_future(self.listen(path + "/events" + query))
 
     async def listen(self, path: str) -> None:
-        """Follow the live-update stream; every newer version refreshes the page."""
+        """Follow the live stream as it arrives compressed; count the bytes of each update."""
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        buffer, raw = "", 0
         try:
-            async with self.session.get(self.base + path) as response:
-                event = ""
-                async for raw in response.content:
-                    line = raw.decode().rstrip("\n")
-                    if line.startswith("event:"):
-                        event = line[6:].strip()
-                    elif line.startswith("data:") and event == "changed":
-                        self.latest = int(line[5:])
-                        if self.latest > self.version:
-                            asyncio.ensure_future(self.refresh())
+            async with self.session.get(self.base + path, auto_decompress=False) as response:
+                async for chunk in response.content.iter_any():
+                    raw += len(chunk)
+                    buffer += inflate.decompress(chunk).decode()
+                    while "\n\n" in buffer:
+                        block, buffer = buffer.split("\n\n", 1)
+                        kind, edition, data = "", None, []
+                        for line in block.split("\n"):
+                            if line.startswith("event: "):
+                                kind = line[7:]
+                            elif line.startswith("id: "):
+                                edition = int(line[4:])
+                            elif line.startswith("data: "):
+                                data.append(line[6:])
+                        if kind:
+                            self.figures.update_bytes.setdefault(f"{self.role}, {kind}", []).append(raw)
+                            raw = 0
+                        if kind == "table" and edition is not None:
+                            self.show_table("\n".join(data), edition)
+                        elif kind == "card":
+                            self.show_card("\n".join(data))
         except (aiohttp.ClientError, asyncio.CancelledError):
             return
-
-    async def refresh(self) -> None:
-        """Fetch the page again; one fetch at a time, and once more if the game moved meanwhile."""
-        if self.refreshing:
-            self.behind = True
-            return
-        self.refreshing = True
-        try:
-            headers = {"HX-Request": "true", "X-Keep-Open": "1"}
-            status, body, location = await self.request("live refresh", "GET", self.page, headers=headers)
-            if status == 303:
-                # The game is over: the page moves on to the end, as htmx follows the redirect.
-                self.page = location
-                status, body, _ = await self.request("live refresh", "GET", location, headers=headers)
-            if status == 200:
-                self.show(body)
-        finally:
-            self.refreshing = False
-        if self.behind:
-            self.behind = False
-            if self.latest > self.version:
-                await self.refresh()
 
     async def write(self, kind: str, path: str, data: dict) -> float:
         """Post a form as htmx does, then show the page the redirect leads to; return when sent."""
@@ -174,14 +193,14 @@ class Browser:
         status, body, location = await self.request("write: " + kind, "POST", path, data,
                                                     headers={"HX-Request": "true"})
         if status == 303:
-            status, body, _ = await self.request("page after write", "GET", location,
-                                                 headers={"HX-Request": "true"})
+            status, body, location = await self.request("page after write", "GET", location,
+                                                        headers={"HX-Request": "true"})
         if status in (200, 422):
-            self.show(body)
+            self.show_page(body)
         return sent
 
     async def until(self, test, what: str, timeout: float = 120) -> None:  # noqa: ANN001
-        """Wait until the shown page passes `test`; like a real page, only the live stream moves it on."""
+        """Wait until the screen passes `test`; like a real page, only the live stream moves it on."""
         deadline = time.monotonic() + timeout
         while not test(self.html):
             self.changed.clear()
@@ -189,7 +208,7 @@ class Browser:
             if left <= 0:
                 if os.environ.get("BENCH_DEBUG"):
                     print(self.html, file=sys.stderr)
-                raise TimeoutError(f"page {self.page} never showed {what} (hand {self.hand}, version {self.version})")
+                raise TimeoutError(f"page {self.page} never showed {what} (hand {self.hand}, edition {self.edition})")
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
             except asyncio.TimeoutError:
@@ -211,7 +230,7 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
                      hands: int, speed: float, writes: list[tuple[int, float, int]],
                      browsers: dict[int, list[Browser]]) -> None:
     """One table through a whole game: the host starts it, six phones join and play every hand."""
-    host = Browser(base, connector, figures)
+    host = Browser(base, connector, figures, "host")
     phones = [Browser(base, connector, figures) for _ in range(PLAYERS)]
     browsers[index] = [host, *phones]
     try:
@@ -231,33 +250,38 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
             for browser in browsers[index]:
                 browser.hand = number
             await pause(REAL_DEAL, speed)
+            bids_sent: list[float] = []
 
             async def bid(phone: Browser, seat: int) -> None:
                 await phone.until(lambda html: f"/hands/{number}/bid" in html, "the bids")
                 await pause(REAL_BID, speed)
                 sent = await phone.write("bid", f"{game}/hands/{number}/bid", {"bid": random.randint(0, number)})
-                writes.append((index, sent, phone.version))
+                bids_sent.append(sent)
+                writes.append((index, sent, phone.edition))
 
             await asyncio.gather(*(bid(phone, seat) for seat, phone in enumerate(phones)))
             await asyncio.gather(*(phone.until(lambda html: 'value="done"' in html or 'value="draft"' in html, "the results")
                                    for phone in phones))
+            for phone in phones:
+                if number in phone.revealed_at:
+                    figures.reveals.append(phone.revealed_at[number] - max(bids_sent) - COUNT_SECONDS)
             tricks = [0] * PLAYERS
             for _ in range(number):
                 await pause(REAL_TRICK, speed)
                 winner = random.randrange(PLAYERS)
                 tricks[winner] += 1
                 sent = await phones[winner].write("trick", f"{game}/hands/{number}", {"intent": "trick"})
-                writes.append((index, sent, phones[winner].version))
+                writes.append((index, sent, phones[winner].edition))
 
             async def report(phone: Browser, seat: int) -> None:
                 await pause(REAL_REPORT, speed)
                 sent = await phone.write("result", f"{game}/hands/{number}",
                                          {"intent": "done", f"tricks-{seat}": tricks[seat]})
-                writes.append((index, sent, phone.version))
+                writes.append((index, sent, phone.edition))
 
             await asyncio.gather(*(report(phone, seat) for seat, phone in enumerate(phones)))
-            following = f"/hands/{number + 1}/"
-            await asyncio.gather(*(phone.until(lambda html: following in html or phone.page.endswith("/end"), "the next hand")
+            following = f"Hand {number + 1} of " if number < 10 else "The game is over"
+            await asyncio.gather(*(phone.until(lambda html: following in html, "the next hand")
                                    for phone in phones))
         figures.finished += 1
     except TimeoutError as error:
@@ -341,10 +365,24 @@ async def page_weights(base: str) -> dict[str, int]:
     return weights
 
 
+def server_cpu(pid: int) -> float:
+    """CPU seconds the server's processes have used so far (user and system)."""
+    root = psutil.Process(pid)
+    total = 0.0
+    for process in (root, *root.children(recursive=True)):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
 async def drive(base: str, tables: int, hands: int, speed: float,
-                memory: MemoryWatch | None) -> tuple[Figures, float]:
+                memory: MemoryWatch | None, pid: int | None = None) -> tuple[Figures, float]:
     """Play all tables at once; return the figures and how long it took."""
     figures = Figures()
+    cpu_before = server_cpu(pid) if pid else 0.0
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     writes: list[tuple[int, float, int]] = []
     browsers: dict[int, list[Browser]] = {}
@@ -358,6 +396,8 @@ async def drive(base: str, tables: int, hands: int, speed: float,
 
     await asyncio.gather(*(staggered(index) for index in range(tables)))
     elapsed = time.monotonic() - started
+    # Workers that ended meanwhile are not counted; none end during a run.
+    figures.cpu_seconds = server_cpu(pid) - cpu_before if pid else 0.0
     if watching:
         watching.cancel()
     for group in browsers.values():
@@ -428,7 +468,7 @@ def summary(values: list[float]) -> str:
 
 async def flatness(base: str, database_url: str, stored: int, tables: int, speed: float) -> list[str]:
     """The same small load with 10 and with `stored` games stored: do requests slow down?"""
-    rows = ["| Stored games | writes p50 ms | writes p95 ms | refreshes p50 ms | refreshes p95 ms |",
+    rows = ["| Stored games | writes p50 ms | writes p95 ms | page after write p50 ms | update on every screen p95 ms |",
             "|---:|---:|---:|---:|---:|"]
     have = 0
     for wanted in (10, stored):
@@ -436,9 +476,9 @@ async def flatness(base: str, database_url: str, stored: int, tables: int, speed
         have = wanted
         figures, _ = await drive(base, tables, 3, speed, None)
         writes = [v for kind, values in figures.latencies.items() if kind.startswith("write") for v in values]
-        refreshes = figures.latencies.get("live refresh", [])
+        pages = figures.latencies.get("page after write", [])
         rows.append(f"| {wanted:,} | {percentile(writes, .5) * 1000:.1f} | {percentile(writes, .95) * 1000:.1f} | "
-                    f"{percentile(refreshes, .5) * 1000:.1f} | {percentile(refreshes, .95) * 1000:.1f} |")
+                    f"{percentile(pages, .5) * 1000:.1f} | {percentile(figures.delays, .95) * 1000:.0f} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -467,6 +507,18 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         "",
         f"From a write to the page showing it on every screen of the table (p50 / p95 / p99 / max): "
         f"**{summary(figures.delays)}**.",
+        "",
+        f"Per write ({figures.writes:,} writes): **{figures.requests / max(1, figures.writes):.2f} requests** in all "
+        f"(the write, the page after it, and every page load and join of the run); no screen fetches anything "
+        f"because another screen wrote. **Server CPU per write: {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} ms** "
+        f"({figures.cpu_seconds:.0f} CPU seconds over the run, live streams included).",
+        "",
+        "Bytes per live update on a screen, compressed on the wire (mean / p95 / max): "
+        + "; ".join(f"{kind}: **{sum(values) / len(values):.0f}** / {percentile(values, .95):.0f} / {max(values)} B"
+                    f" ({len(values):,} updates)" for kind, values in sorted(figures.update_bytes.items())) + ".",
+        "",
+        f"Last bid sent → the revealed bids on each phone, less the {COUNT_SECONDS:g} s count "
+        f"(p50 / p95 / p99 / max): **{summary(figures.reveals)}**.",
         "",
         "Writes by hand (p50 / p95 / p99 / max): "
         + "; ".join(f"hand {n}: {summary(v)}" for n, v in sorted(figures.by_hand.items())) + ".",
@@ -508,7 +560,7 @@ async def run(args: argparse.Namespace) -> None:
             weights = await page_weights(base)
             print("first loads:", {k: f"{v / 1024:.1f} KiB" for k, v in weights.items()}, flush=True)
             memory = MemoryWatch(server.process.pid)
-            figures, elapsed = await drive(base, args.tables, args.hands, args.speed, memory)
+            figures, elapsed = await drive(base, args.tables, args.hands, args.speed, memory, server.process.pid)
             flat = await flatness(base, database_url, args.stored, args.flat_tables, args.flat_speed) if args.stored else []
         finally:
             server.stop()

@@ -20,10 +20,13 @@ from sqlalchemy import delete, func, select
 
 from .models import Event, utcnow
 
-POLL_SECONDS = 0.1
+# One cheap indexed query per tick and process, however many screens watch.
+POLL_SECONDS = 0.025
 # Where PostgreSQL announces changes: "<game id>:<version>".
 CHANNEL = "scorekeeper_changes"
 KEEPALIVE_SECONDS = 15.0
+# Where a session lists the (game id, version) changes it is about to commit.
+CHANGES = "live_changes"
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
 EVENTS_KEPT = timedelta(hours=1)

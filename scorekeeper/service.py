@@ -20,7 +20,7 @@ from . import games, rules
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
-from .live import CHANNEL
+from .live import CHANGES, CHANNEL
 from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Seat, new_join_code, new_public_id,
                      utcnow)
 from .pad import Pad
@@ -121,6 +121,8 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
     if db.session.get_bind().dialect.name == "postgresql":
         # Delivered when the transaction commits, to every process that listens (see live.py).
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game.id}:{game.version}")))
+    # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
+    db.session.info.setdefault(CHANGES, []).append((game.id, game.version))
     db.session.commit()
     return Outcome(game.public_id, secret=secret)
 

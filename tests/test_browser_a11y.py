@@ -66,7 +66,7 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     host.fill("#player-0", "Anne")
     host.fill("#player-1", "Ben")
     host.locator("form.new-game button[type=submit]").click()
-    expect(host.locator(".qr svg")).to_be_visible()
+    expect(host.locator(".qr img")).to_be_visible()
     game = host.url
     check(host, "host: bids and the QR code")
 
@@ -135,7 +135,7 @@ def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server:
     for seat, name in enumerate(("Anne", "Ben", "Cara", "Dan")):
         host.fill(f"#player-{seat}", name)
     host.locator("form.new-game button[type=submit]").click()
-    expect(host.locator(".qr svg")).to_be_visible()
+    expect(host.locator(".qr img")).to_be_visible()
     game = host.url
     phone = context.browser.new_context(viewport={"width": width, "height": PHONE["height"]},
                                         color_scheme=scheme, locale="en-GB").new_page()

@@ -138,9 +138,10 @@ def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> d
         host.post(f"{game}/hands/1/bid", data={"seat": str(seat), "bid": "0"})
     pages["phone: results"] = phone.get(game).get_data(as_text=True)
     pages["host: results"] = host.get(game).get_data(as_text=True)
+    phone.post(f"{game}/hands/1", data={"intent": "trick"})
     pages["host: refused"] = host.post(f"{game}/hands/1", data={
-        "intent": "score", "tricks-0": "1", "tricks-1": "1", "tricks-2": "0"}).get_data(as_text=True)
-    host.post(f"{game}/hands/1", data={"intent": "score", "tricks-0": "1", "tricks-1": "0", "tricks-2": "0"})
+        "intent": "score", "tricks-1": "1", "tricks-2": "0"}).get_data(as_text=True)
+    host.post(f"{game}/hands/1", data={"intent": "score", "tricks-1": "0", "tricks-2": "0"})
     pages["pad"] = host.get(f"{game}/pad").get_data(as_text=True)
     pages["big screen"] = host.get(f"{game}/screen").get_data(as_text=True)
     pages["correction"] = host.get(f"{game}/hands/1").get_data(as_text=True)

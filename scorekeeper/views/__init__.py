@@ -5,14 +5,15 @@ One blueprint, `pages`, whatever module a view lives in, so every `url_for` stay
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify, request, url_for
+from flask import Blueprint, Flask, current_app, has_app_context, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import event
 from werkzeug.exceptions import HTTPException, NotFound
 
 from .. import service
 from ..extensions import db
-from ..live import Watcher
+from ..live import CHANGES, Watcher
 
 bp = Blueprint("pages", __name__)
 
@@ -65,6 +66,20 @@ def listen_address(app: Flask) -> str | None:
     if url.get_backend_name() != "postgresql":
         return None
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@event.listens_for(db.session, "after_commit")
+def wake_this_process(session) -> None:  # noqa: ANN001
+    """A change has committed: the streams of this process follow at once, without waiting for a poll."""
+    changes = session.info.pop(CHANGES, None)
+    if changes and has_app_context():
+        current_app.extensions["live_watcher"].wake(changes)
+
+
+@event.listens_for(db.session, "after_rollback")
+def forget_changes(session) -> None:  # noqa: ANN001
+    """Nothing was stored, so there is nothing to announce."""
+    session.info.pop(CHANGES, None)
 
 
 def init_app(app: Flask) -> None:

@@ -127,7 +127,6 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
         "form": form,
-        "join_qr": join_qr(seen) if seen_by.is_host else "",
     }
     context["view"] = context
     return context
@@ -167,14 +166,19 @@ def game_page(public_id: str, status: int = 200, problems: list[Problem] | None 
                 shared=shared_table(state), card_key=card_key(state, me), edition=state.edition, **context)
 
 
-def join_qr(game: games.GameState) -> str:
-    """The join link as an inline SVG QR code."""
-    return qr_svg(url_for("pages.join", public_id=game.public_id, _external=True))
+@bp.get("/games/<public_id>/join.svg")
+def join_qr(public_id: str):
+    """The join link as a QR code: an image of its own, so the host's card stays small when redrawn."""
+    load_state(public_id)
+    response = Response(qr_svg(url_for("pages.join", public_id=public_id, _external=True)), mimetype="image/svg+xml")
+    # The link of a game never changes.
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
 
 
 @lru_cache(maxsize=1024)
 def qr_svg(text: str) -> str:
-    """`text` as an SVG QR code; kept, since the host's card is drawn again on its changes."""
+    """`text` as an SVG QR code."""
     import qrcode
     import qrcode.image.svg
 
