@@ -227,7 +227,7 @@ async def pause(real_seconds: float, speed: float) -> None:
 
 
 async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, figures: Figures,
-                     hands: int, speed: float, writes: list[tuple[int, float, int]],
+                     hands: int, speed: float, writes: list[tuple[int, float, int, str]],
                      browsers: dict[int, list[Browser]]) -> None:
     """One table through a whole game: the host starts it, six phones join and play every hand."""
     host = Browser(base, connector, figures, "host")
@@ -257,7 +257,7 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
                 await pause(REAL_BID, speed)
                 sent = await phone.write("bid", f"{game}/hands/{number}/bid", {"bid": random.randint(0, number)})
                 bids_sent.append(sent)
-                writes.append((index, sent, phone.edition))
+                writes.append((index, sent, phone.edition, "bid"))
 
             await asyncio.gather(*(bid(phone, seat) for seat, phone in enumerate(phones)))
             await asyncio.gather(*(phone.until(lambda html: 'value="done"' in html or 'value="draft"' in html, "the results")
@@ -271,13 +271,13 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
                 winner = random.randrange(PLAYERS)
                 tricks[winner] += 1
                 sent = await phones[winner].write("trick", f"{game}/hands/{number}", {"intent": "trick"})
-                writes.append((index, sent, phones[winner].edition))
+                writes.append((index, sent, phones[winner].edition, "trick"))
 
             async def report(phone: Browser, seat: int) -> None:
                 await pause(REAL_REPORT, speed)
                 sent = await phone.write("result", f"{game}/hands/{number}",
                                          {"intent": "done", f"tricks-{seat}": tricks[seat]})
-                writes.append((index, sent, phone.edition))
+                writes.append((index, sent, phone.edition, "result"))
 
             await asyncio.gather(*(report(phone, seat) for seat, phone in enumerate(phones)))
             following = f"Hand {number + 1} of " if number < 10 else "The game is over"
@@ -288,14 +288,19 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
         figures.errors.append(f"table {index}: {error}")
 
 
-def write_delays(writes: list[tuple[int, float, int]], browsers: dict[int, list[Browser]]) -> list[float]:
+def write_delays(writes: list[tuple[int, float, int, str]], browsers: dict[int, list[Browser]]) -> list[float]:
     """For every write and every other screen at its table: time until that screen showed it."""
     delays = []
-    for table, sent, version in writes:
+    worst = []
+    for table, sent, version, kind in writes:
         for browser in browsers[table]:
             shown = next((at for at, seen in browser.renders if seen >= version and at >= sent), None)
             if shown is not None:
                 delays.append(shown - sent)
+                worst.append((shown - sent, table, kind, version, browser.role))
+    if os.environ.get("BENCH_DEBUG"):
+        for item in sorted(worst)[-5:]:
+            print("slowest update:", item, file=sys.stderr)
     return delays
 
 
@@ -383,8 +388,10 @@ async def drive(base: str, tables: int, hands: int, speed: float,
     """Play all tables at once; return the figures and how long it took."""
     figures = Figures()
     cpu_before = server_cpu(pid) if pid else 0.0
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    writes: list[tuple[int, float, int]] = []
+    # Idle connections are closed before the server's keep-alive (5 s) would, as browsers do,
+    # so a request never goes out on a connection the server is closing.
+    connector = aiohttp.TCPConnector(limit=0, force_close=False, keepalive_timeout=3)
+    writes: list[tuple[int, float, int, str]] = []
     browsers: dict[int, list[Browser]] = {}
     watching = asyncio.ensure_future(memory.run()) if memory else None
     started = time.monotonic()

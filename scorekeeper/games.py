@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
 
 from . import rules
@@ -194,23 +194,34 @@ def _read_game(game_id: int) -> GameState | None:
     return None
 
 
+_games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__table__, EntryRecord.__table__
+# Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
+_SEATS_OF_GAME = (
+    select(_games.c.public_id, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
+           _games.c.join_code, _games.c.finished_at, _seats.c.position, _seats.c.name, _seats.c.token_hash)
+    .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
+    .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
+_ENTRIES_OF_GAME = (
+    select(_games.c.version, _hands.c.number, _hands.c.cards, _hands.c.lost_tricks, _hands.c.phase.label("stored_phase"),
+           _hands.c.corrected, _hands.c.reveal_at, _entries.c.position, _entries.c.bid, _entries.c.tricks,
+           _entries.c.bonuses, _entries.c.loot_with, _entries.c.wager, _entries.c.shot, _entries.c.bid_changed_from,
+           _entries.c.done)
+    .join_from(_hands, _entries, _entries.c.hand_id == _hands.c.id).join(_games, _games.c.id == _hands.c.game_id)
+    .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
+
+
+_VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id"))
+
+
 def _read_game_once(game_id: int) -> GameState | None:
     # Each query may see a newer commit (PostgreSQL reads committed data per statement):
     # both carry the version, and a mismatch is read again (version -1 says so).
-    seat_rows = db.session.execute(
-        select(Game.public_id, Game.ruleset, Game.options, Game.version, Game.host_token, Game.join_code,
-               Game.finished_at, Seat.position, Seat.name, Seat.token_hash)
-        .join(Seat, Seat.game_id == Game.id).where(Game.id == game_id).order_by(Seat.position)).all()
+    connection = db.session.connection()
+    seat_rows = connection.execute(_SEATS_OF_GAME, {"game_id": game_id}).all()
     if not seat_rows:
         return None
     first = seat_rows[0]
-    hand_rows = db.session.execute(
-        select(Game.version, HandRecord.number, HandRecord.cards, HandRecord.lost_tricks, HandRecord.stored_phase,
-               HandRecord.corrected, HandRecord.reveal_at, EntryRecord.position, EntryRecord.bid,
-               EntryRecord.tricks, EntryRecord.bonuses, EntryRecord.loot_with, EntryRecord.wager,
-               EntryRecord.shot, EntryRecord.bid_changed_from, EntryRecord.done)
-        .join(EntryRecord, EntryRecord.hand_id == HandRecord.id).join(Game, Game.id == HandRecord.game_id)
-        .where(HandRecord.game_id == game_id).order_by(HandRecord.number, EntryRecord.position)).all()
+    hand_rows = connection.execute(_ENTRIES_OF_GAME, {"game_id": game_id}).all()
     if any(row.version != first.version for row in hand_rows[:1]):
         return replace(_EMPTY, version=-1)
     hands: list[HandState] = []
@@ -227,8 +238,9 @@ def _read_game_once(game_id: int) -> GameState | None:
     bidding = next((h.number for h in hands if h.stored_phase == Phase.BIDDING), None)
     cleared: frozenset[int] = frozenset()
     if bidding is not None:
-        kinds = db.session.scalars(select(Event.kind).where(
-            Event.game_id == game_id, Event.hand == bidding, Event.kind.startswith(BID_CLEARED))).all()
+        kinds = connection.execute(select(Event.__table__.c.kind).where(
+            Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
+            Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
         cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
     return GameState(game_id, first.public_id, first.ruleset, dict(first.options or {}), first.version,
                      first.host_token, first.join_code, first.finished_at,
@@ -288,6 +300,12 @@ def cache(name: str) -> VersionCache:
     return caches[name]
 
 
+def cached(game_id: int, version: int, now: datetime | None = None) -> GameState | None:
+    """The game at `version` as this process read it, as it stands now; None if not read (no query)."""
+    state = cache("games").get((game_id, version))
+    return state.at(now or utcnow()) if state is not None else None
+
+
 def load(public_id: str, now: datetime | None = None) -> GameState | None:
     """The game with this public id as plain values, as it stands now; None if there is none.
 
@@ -295,7 +313,7 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
     """
     if not PUBLIC_ID.fullmatch(public_id):
         return None
-    row = db.session.execute(select(Game.id, Game.version).where(Game.public_id == public_id)).first()
+    row = db.session.connection().execute(_VERSION_OF_GAME, {"public_id": public_id}).first()
     if row is None:
         return None
     key = (row.id, row.version)

@@ -173,6 +173,11 @@ class Watcher:
             else:
                 self.waiting[game_id] = (condition, count - 1)
 
+    def version(self, game_id: int) -> int:
+        """The newest version of a game this process has heard of (0: none)."""
+        with self.lock:
+            return self.versions.get(game_id, 0)
+
     @contextmanager
     def watching(self, game_id: int) -> Iterator[Callable[[int, float], bool | None]]:
         """Follow one game for as long as the block runs.

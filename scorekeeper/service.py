@@ -123,8 +123,9 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game.id}:{game.version}")))
     # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
     db.session.info.setdefault(CHANGES, []).append((game.id, game.version))
+    public_id = game.public_id  # read now: after the commit it would be loaded again
     db.session.commit()
-    return Outcome(game.public_id, secret=secret)
+    return Outcome(public_id, secret=secret)
 
 
 # --- new games ------------------------------------------------------------------------

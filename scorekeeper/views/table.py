@@ -223,12 +223,17 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
+    heard: int | None = None
     with watcher.watching(game_id) as wait:
         while True:
-            state = games.load(public_id)
-            db.session.remove()
+            # The version this process heard of is usually read already (by the writer, or
+            # another screen): then no query at all. Otherwise read the game afresh.
+            state = games.cached(game_id, heard) if heard is not None else None
             if state is None:
-                return
+                state = games.load(public_id)
+                db.session.remove()
+                if state is None:
+                    return
             if versions_only:
                 if state.version > edition_seen:
                     edition_seen = state.version
@@ -254,6 +259,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             woke = wait(state.version, timeout)
             if woke is None:
                 return
+            heard = watcher.version(game_id)
             if not woke and state.reveal_at is None:
                 yield ": still here\n\n"
 
