@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
+
 from flask import Flask, request, session
 from flask_babel import Babel
 from flask_compress import Compress
@@ -66,9 +69,34 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN00
     cursor.close()
 
 
+# How long a writer waits for another process's write to finish before giving up.
+WRITE_LOCK_WAIT_SECONDS = 10.0
+
+
 def _sqlite_begin(connection) -> None:  # noqa: ANN001
-    writing = connection.get_execution_options().get(WRITE_LOCK, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+    if not connection.get_execution_options().get(WRITE_LOCK, False):
+        connection.exec_driver_sql("BEGIN")
+        return
+    # SQLite's own wait for the lock (busy_timeout) sleeps inside the driver, where a gevent
+    # worker can run nothing else: every phone it serves would stall behind one writer.
+    # Ask without waiting, and wait here instead, where time.sleep lets the others run.
+    cursor = connection.connection.dbapi_connection.cursor()
+    deadline = time.monotonic() + WRITE_LOCK_WAIT_SECONDS
+    pause = 0.001
+    cursor.execute("PRAGMA busy_timeout=0")
+    try:
+        while True:
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
+    finally:
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
 
 
 def watch_engines(app: Flask) -> None:
