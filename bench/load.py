@@ -141,13 +141,12 @@ class Browser:
             self.changed.set()
 
     def show_page(self, html: str) -> None:
-        """A whole page or main fragment: its shared table and its card."""
+        """A whole page or main fragment: its card, between the hand's facts and the rest of the shared table."""
         edition = EDITION.search(html)
         card = CARD.search(html)
-        if edition:
-            self.show_table(html[edition.start():card.start() if card else len(html)], int(edition.group(1)))
-        if card:
-            self.show_card(html[card.start():])
+        if edition and card:
+            self.show_table(html[:card.start()] + html[edition.start():], int(edition.group(1)))
+            self.show_card(html[card.start():edition.start()])
 
     async def open(self, path: str) -> None:
         """First load of a page, then listen to its game's stream from what it shows."""
@@ -496,8 +495,8 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
     real_minutes = sum(REAL_DEAL + REAL_BID + REAL_REPORT + n * REAL_TRICK for n in range(1, args.hands + 1)) / 60
     phones = args.tables * PLAYERS
     lines = [
-        f"Command: `bash bench/run --readme` (defaults: --tables {args.tables} --speed {args.speed:g} "
-        f"--stored {args.stored})  ",
+        f"Command: `bash bench/run --tables {args.tables} --hands {args.hands} --speed {args.speed:g} "
+        f"--stored {args.stored} --readme`  ",
         f"Machine: {machine()}  ",
         f"Database: {args.database_label}; server: gunicorn as in the Procfile, {args.workers} gevent workers; "
         f"the load runs on the same machine.  ",

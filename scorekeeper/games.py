@@ -100,7 +100,8 @@ def must_bid_again(game: GameState, record: HandState) -> list[str]:
 # process, and shared by every screen of the table. Writes keep using the ORM (`service`).
 
 
-@dataclass(frozen=True)
+# Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
+@dataclass(frozen=True, slots=True)
 class SeatState:
     """A seat as stored; `token_hash` only says who this phone is, it is never shown."""
 
@@ -114,7 +115,7 @@ class SeatState:
         return self.token_hash is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EntryState:
     """One player's line in one hand, as stored (the bid too: `hand_of` decides who sees it)."""
 
@@ -131,7 +132,7 @@ class EntryState:
     ready: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandState:
     """One hand as stored, with its phase at the moment the game was looked at."""
 
@@ -151,7 +152,7 @@ class HandState:
         return self.stored_phase
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameState:
     """A whole game at one version, as plain values."""
 

@@ -32,8 +32,18 @@ graceful_timeout = 2
 
 
 def post_worker_init(worker) -> None:  # noqa: ANN001
-    """On SIGTERM, end this worker's live streams and close idle connections at once."""
+    """Collect garbage seldom; on SIGTERM, end this worker's live streams and close idle connections at once."""
+    import gc
     import signal
+
+    # A full collection walks every object of the worker (hundreds of open streams and their
+    # state) and holds up all of its requests and streams while it does: 75-215 ms each,
+    # a few times a minute under load, measured with bench/load.py. What the app has loaded
+    # by now stays for good, so it is left out of collections; and collections run far less
+    # often (after 10,000 new objects instead of 700), so a full one comes about 50 times more seldom.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
 
     import gevent
 
@@ -46,3 +56,4 @@ def post_worker_init(worker) -> None:  # noqa: ANN001
         gevent.spawn(stop_all_streams)
 
     signal.signal(signal.SIGTERM, stop)
+

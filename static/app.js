@@ -188,7 +188,7 @@
     });
     announce("redraw");
     runCount();
-    var follow = document.querySelector("#table [data-follow]");
+    var follow = document.querySelector("#hand [data-follow]");
     if (follow && window.htmx) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
       .then(function () { history.pushState({}, "", follow.getAttribute("href")); connect(); });
   }

@@ -86,10 +86,16 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class SharedTable:
-    """The shared table, rendered: the hand (`table`) and the leaderboard (`board`)."""
+    """The shared table, rendered in its three places on the page: the hand's facts above the
+    browser's own card (`head`), the players and their bids below it (`table`), then the
+    leaderboard (`board`)."""
 
+    head: str
     table: str
     board: str
+
+    def __str__(self) -> str:
+        return self.head + self.table + self.board
 
 
 def shared_table(state: games.GameState) -> SharedTable:
@@ -99,8 +105,7 @@ def shared_table(state: games.GameState) -> SharedTable:
     found = kept.get(key)
     if found is None:
         context = shared_context(state)
-        found = SharedTable(render_block("game.html", "table", **context),
-                            render_block("game.html", "board", **context))
+        found = SharedTable(*(render_block("game.html", block, **context) for block in ("head", "table", "board")))
         kept.put(key, found)
     return found
 
@@ -242,7 +247,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 if state.edition > edition_seen:
                     edition_seen = state.edition
                     shared = shared_table(state)
-                    yield event("table", shared.table + shared.board, state.edition)
+                    yield event("table", str(shared), state.edition)
                 me = identify(state, creds)
                 key = card_key(state, me)
                 record = games.current_hand(state)
