@@ -28,12 +28,12 @@ def normalized(body: str) -> str:
 
 
 def first_events(client: FlaskClient, path: str) -> str:
-    """The opening of an event stream, which never ends by itself."""
+    """The opening of an event stream, which never ends by itself: the shared table and this browser's card."""
     response = client.get(path, buffered=False)
     chunks = []
     for chunk in response.response:
         chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        if len(chunks) >= 2:
+        if len(chunks) >= 3:
             break
     response.close()
     return "".join(chunks)
