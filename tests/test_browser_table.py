@@ -176,3 +176,40 @@ def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, li
     screenshot(anne, "17-typing-while-others-play")
     for page in (host, anne, ben):
         page.context.close()
+
+
+def test_every_phone_follows_the_table_to_the_end(browser, live_server: str) -> None:  # noqa: ANN001
+    """The last hand closes from the phones: every screen is pushed on to the final standings."""
+    import json
+
+    from playwright.sync_api import expect
+
+    doc = {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+           "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
+           "hands": [{"cards": 1, "entries": [{"player": "Anne", "bid": 1, "tricks": 1},
+                                              {"player": "Ben", "bid": 0, "tricks": 0}]}]}
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/")
+    imported = host.request.post(live_server + "/games/import", data=json.dumps(doc),
+                                 headers={"Content-Type": "application/json"})
+    host.goto(imported.json()["host_url"])
+    game = host.url
+    phones = []
+    for name, bid in (("Anne", 2), ("Ben", 0)):
+        page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+        page.goto(game + "/join")
+        page.get_by_role("button", name=name, exact=True).click()
+        page.locator(f".numpad.mine button[value='{bid}']").click()
+        phones.append(page)
+    anne, ben = phones
+    expect(anne.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
+    for tricks in ("1", "2"):
+        anne.get_by_role("button", name="I won a trick").click()
+        expect(anne.locator("#tricks-0")).to_have_value(tricks)
+    anne.get_by_role("button", name="My result is complete").click()
+    ben.get_by_role("button", name="Made my bid, nothing else").click()
+    for page in (anne, ben, host):
+        expect(page.get_by_role("heading", name="Anne wins!")).to_be_visible(timeout=10_000)
+        assert page.url.endswith("/end")
+    for page in (anne, ben, host):
+        page.context.close()
