@@ -33,7 +33,8 @@ class Stream:
         self.opened = threading.Event()
         self.closing = False
         # Opened and read in one thread: the stream keeps its request context in the thread it began in.
-        self.reader = threading.Thread(target=self.read, args=(client, path, headers), daemon=True)
+        self.reader = threading.Thread(target=self.read, args=(client, path, headers), daemon=True,
+                                       name="stream-reader")
         self.reader.start()
         assert self.opened.wait(5) and self.response.status_code == 200
 
@@ -86,7 +87,16 @@ def table(database_url: str):  # noqa: ANN201
     host.post(f"{url}/hands/1/cards", data={"cards": 9})
     assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
     assert ben.post(f"{url}/join", data={"seat": 1}).status_code == 303
-    return app, url, {"host": host, "anne": anne, "ben": ben, "viewer": viewer}
+    yield app, url, {"host": host, "anne": anne, "ben": ben, "viewer": viewer}
+    end_streams(app)
+
+
+def end_streams(app: Flask) -> None:
+    """End the app's open streams, so no reader outlives the test (and its database)."""
+    app.extensions["live_watcher"].stop()
+    for thread in threading.enumerate():
+        if thread.name.startswith("stream-reader"):
+            thread.join(timeout=5)
 
 
 HEAD = re.compile(r'<div id="hand".*?(?=<div id="card")', re.S)
@@ -203,3 +213,4 @@ def test_the_bids_are_pushed_the_moment_the_count_ends_without_any_write(databas
     with app.app_context():
         assert games.load(url.rsplit("/", 1)[-1]).version == version  # nothing was written
     stream.close()
+    end_streams(app)
