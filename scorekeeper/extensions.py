@@ -39,6 +39,10 @@ def select_locale() -> str | None:
     return request.accept_languages.best_match(languages)
 
 
+# How long a writer waits for another process's write to finish before giving up.
+WRITE_LOCK_WAIT_SECONDS = 10.0
+_WAIT_FOR_THE_LOCK = f"PRAGMA busy_timeout={int(WRITE_LOCK_WAIT_SECONDS * 1000)}"
+
 # An execution option, not the request, says that a transaction is going to write.
 WRITE_LOCK = "scorekeeper_write_lock"
 
@@ -65,12 +69,8 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN00
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(_WAIT_FOR_THE_LOCK)
     cursor.close()
-
-
-# How long a writer waits for another process's write to finish before giving up.
-WRITE_LOCK_WAIT_SECONDS = 10.0
 
 
 def _sqlite_begin(connection) -> None:  # noqa: ANN001
@@ -95,7 +95,7 @@ def _sqlite_begin(connection) -> None:  # noqa: ANN001
             time.sleep(pause)
             pause = min(pause * 2, 0.01)
     finally:
-        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(_WAIT_FOR_THE_LOCK)
         cursor.close()
 
 

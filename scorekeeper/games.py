@@ -186,12 +186,17 @@ class GameState:
         return self.version * 2 + revealed
 
 
+class _MovedOn(Exception):
+    """The game changed between the two statements of one read."""
+
+
 def _read_game(game_id: int) -> GameState | None:
     """Read one game into plain values: game with seats, then hands with entries, at one version."""
     for _ in range(5):
-        state = _read_game_once(game_id)
-        if state is None or state.version >= 0:
-            return state
+        try:
+            return _read_game_once(game_id)
+        except _MovedOn:
+            continue
     return None
 
 
@@ -216,7 +221,7 @@ _VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_i
 
 def _read_game_once(game_id: int) -> GameState | None:
     # Each query may see a newer commit (PostgreSQL reads committed data per statement):
-    # both carry the version, and a mismatch is read again (version -1 says so).
+    # both carry the version, and a mismatch is read again.
     connection = db.session.connection()
     seat_rows = connection.execute(_SEATS_OF_GAME, {"game_id": game_id}).all()
     if not seat_rows:
@@ -224,7 +229,7 @@ def _read_game_once(game_id: int) -> GameState | None:
     first = seat_rows[0]
     hand_rows = connection.execute(_ENTRIES_OF_GAME, {"game_id": game_id}).all()
     if any(row.version != first.version for row in hand_rows[:1]):
-        return replace(_EMPTY, version=-1)
+        raise _MovedOn()
     hands: list[HandState] = []
     entries: list[EntryState] = []
     for index, row in enumerate(hand_rows):
@@ -264,8 +269,6 @@ def as_seen_by(game: GameState, seat: int | None) -> GameState:
 
 # Records (for writes) or plain values (for reading): the rules see them alike.
 AnyGame = Game | GameState
-
-_EMPTY = GameState(0, "", "", {}, 0, "", "", None, (), ())
 
 
 class VersionCache:

@@ -56,4 +56,3 @@ def post_worker_init(worker) -> None:  # noqa: ANN001
         gevent.spawn(stop_all_streams)
 
     signal.signal(signal.SIGTERM, stop)
-

@@ -12,8 +12,8 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from datetime import timedelta
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Callable, Iterator
 
 from sqlalchemy import delete, func, select

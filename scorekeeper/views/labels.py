@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-
 from typing import Any, Sequence
 
 from babel.lists import format_list

@@ -253,10 +253,9 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 record = games.current_hand(state)
                 if key != card_seen and record is not None:
                     card_seen = key
-                    context = card_context(state, record, me)
-                    card = render_block("game.html", "card", **context)
-                    yield event("card", f'<div id="card" data-key="{key}" data-edition="{state.edition}">'
-                                        f"{card}</div>")
+                    card = render_block("game.html", "card", card_key=key, edition=state.edition,
+                                        **card_context(state, record, me))
+                    yield event("card", card)
             timeout = KEEPALIVE_SECONDS
             if state.reveal_at is not None and not versions_only:
                 # Wake when the count ends, to push the bids the moment they show.
