@@ -78,8 +78,8 @@ def parse_new_game(form: MultiDict) -> NewGame:
             advanced_cards=form.get("advanced_cards") == "on",
             rascal_wagers=form.get("rascal_wagers") == "on",
         )
-    seated = names[result.first_dealer:] + names[:result.first_dealer]
-    table = Table(ruleset, tuple(seated), options)
+    # Seats keep the order typed (the pad's columns read that way); the first dealer is marked, not moved.
+    table = Table(ruleset, tuple(names), options, result.first_dealer)
     result.problems.extend(rules.validate_table(table))
     if not result.problems:
         result.table = table

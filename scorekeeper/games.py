@@ -25,7 +25,8 @@ from .rules import Entry, Hand, Options, Table
 
 def table_of(game: AnyGame) -> Table:
     """The rules' view of a game's table."""
-    return Table(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options))
+    return Table(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options),
+                 game.first_dealer)
 
 
 def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
@@ -108,6 +109,8 @@ class SeatState:
     position: int
     name: str
     token_hash: str | None
+    # A new phone asking for this seat, until the host lets it in (never shown either).
+    asking_hash: str | None = None
 
     @property
     def has_phone(self) -> bool:
@@ -130,6 +133,8 @@ class EntryState:
     done: bool
     # Whether a bid is in: the table may know that much while the bids are secret.
     ready: bool
+    # Refused for a clash with others: this player checks their result again.
+    fixing: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +169,7 @@ class GameState:
     host_token: str
     join_code: str
     finished_at: datetime | None
+    first_dealer: int
     seats: tuple[SeatState, ...]
     hands: tuple[HandState, ...]
     # Seats of the hand being bid whose bid was cleared when they changed phones.
@@ -204,14 +210,15 @@ _games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
-           _games.c.join_code, _games.c.finished_at, _seats.c.position, _seats.c.name, _seats.c.token_hash)
+           _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
+           _seats.c.token_hash, _seats.c.asking_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
     .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
 _ENTRIES_OF_GAME = (
     select(_games.c.version, _hands.c.number, _hands.c.cards, _hands.c.lost_tricks, _hands.c.phase.label("stored_phase"),
            _hands.c.corrected, _hands.c.reveal_at, _entries.c.position, _entries.c.bid, _entries.c.tricks,
            _entries.c.bonuses, _entries.c.loot_with, _entries.c.wager, _entries.c.shot, _entries.c.bid_changed_from,
-           _entries.c.done)
+           _entries.c.done, _entries.c.fixing)
     .join_from(_hands, _entries, _entries.c.hand_id == _hands.c.id).join(_games, _games.c.id == _hands.c.game_id)
     .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
 
@@ -235,7 +242,7 @@ def _read_game_once(game_id: int) -> GameState | None:
     for index, row in enumerate(hand_rows):
         entries.append(EntryState(row.position, row.bid, row.tricks, dict(row.bonuses or {}),
                                   tuple(row.loot_with or ()), row.wager, row.shot, row.bid_changed_from,
-                                  bool(row.done), row.bid is not None))
+                                  bool(row.done), row.bid is not None, bool(row.fixing)))
         if index + 1 == len(hand_rows) or hand_rows[index + 1].number != row.number:
             phase = Phase(row.stored_phase)
             hands.append(HandState(row.number, row.cards, row.lost_tricks, phase, row.corrected, row.reveal_at,
@@ -249,8 +256,9 @@ def _read_game_once(game_id: int) -> GameState | None:
             Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
         cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
     return GameState(game_id, first.public_id, first.ruleset, dict(first.options or {}), first.version,
-                     first.host_token, first.join_code, first.finished_at,
-                     tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows), tuple(hands), cleared)
+                     first.host_token, first.join_code, first.finished_at, first.first_dealer,
+                     tuple(SeatState(r.position, r.name, r.token_hash, r.asking_hash) for r in seat_rows),
+                     tuple(hands), cleared)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:

@@ -63,6 +63,8 @@ class Game(db.Model):
     # Whoever holds this (in their session) runs the game.
     host_token: Mapped[str] = mapped_column(String(32), default=new_public_id)
     join_code: Mapped[str] = mapped_column(String(8), default=new_join_code)
+    # The seat that deals the first hand; seats keep the order the host typed them in.
+    first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan")
@@ -71,7 +73,7 @@ class Game(db.Model):
 
 
 class Seat(db.Model):
-    """A player's place at the table; position 0 deals the first hand."""
+    """A player's place at the table, in the order the host typed the names."""
 
     __table_args__ = (UniqueConstraint("game_id", "position"),)
 
@@ -81,6 +83,8 @@ class Seat(db.Model):
     name: Mapped[str] = mapped_column(String(40))
     # SHA-256 of the secret in the seated phone's session; None while the seat is free.
     token_hash: Mapped[str | None] = mapped_column(String(64))
+    # A new phone asking to take this seat (its old phone lost): SHA-256 of its secret, until the host lets it in.
+    asking_hash: Mapped[str | None] = mapped_column(String(64))
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -150,6 +154,8 @@ class EntryRecord(db.Model):
     bid_changed_from: Mapped[int | None]
     # The player's phone says its result is complete.
     done: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The hand was refused for a clash this player is part of: they check their result again.
+    fixing: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     hand: Mapped[HandRecord] = relationship(back_populates="entries")
 

@@ -19,7 +19,7 @@ from .rules import N_, Entry, Hand, Options, Problem, Table
 FORMAT = "skull-king-pad"
 VERSION = 1
 
-TOP_KEYS = ("format", "version", "ruleset", "options", "players", "hands", "totals")
+TOP_KEYS = ("format", "version", "ruleset", "options", "players", "first_dealer", "hands", "totals")
 OPTION_KEYS = ("scoring", "cannonball", "rounds", "advanced_cards", "rascal_wagers")
 HAND_KEYS = ("cards", "lost_tricks", "entries")
 ENTRY_KEYS = ("player", "bid", "tricks", "bonuses", "loot_with", "wager", "shot",
@@ -131,7 +131,10 @@ class _Reader:
         players = self.read_players(doc.get("players"))
         if ruleset not in rules.RULESETS or options is None or players is None:
             return None
-        table = Table(ruleset, tuple(players), options)
+        first_dealer = self.read_first_dealer(doc, players)
+        if first_dealer is None:
+            return None
+        table = Table(ruleset, tuple(players), options, first_dealer)
         table_problems = rules.validate_table(table)
         self.problems.extend(table_problems)
         if table_problems:
@@ -197,6 +200,16 @@ class _Reader:
             self.add(N_("“players” must be a list of names, not %(value)s."), value=_shown(raw))
             return None
         return raw
+
+    def read_first_dealer(self, doc: dict[str, Any], players: list[str]) -> int | None:
+        """The seat of the first dealer: named by `first_dealer`, or the first player when it is missing."""
+        if "first_dealer" not in doc:
+            return 0
+        name = doc["first_dealer"]
+        if not isinstance(name, str) or name not in players:
+            self.add(N_("“first_dealer” must be the name of a player, not %(value)s."), value=_shown(name))
+            return None
+        return players.index(name)
 
     def read_hand(self, table: Table, number: int, raw: object, last: bool
                   ) -> tuple[Hand | None, dict[str, int]]:
@@ -434,6 +447,8 @@ def write_pad(table: Table, hands: list[Hand]) -> dict[str, Any]:
         "ruleset": table.ruleset,
         "options": table.options.to_document(table.ruleset),
         "players": list(table.players),
+        # Written only when someone other than the first player dealt first, as version 1 began.
+        **({"first_dealer": table.players[table.first_dealer]} if table.first_dealer else {}),
         "hands": hand_docs,
         "totals": totals_of(table, hands),
     }
@@ -465,9 +480,10 @@ def write_csv(doc: Mapping[str, Any]) -> str:
     writer.writerow(["hand", "cards", "dealer", "player", "bid", "tricks", *CSV_BONUSES,
                      "loot_with", "wager", "shot", "bid_changed_from", "points", "total"])
     players = doc["players"]
+    first = players.index(doc["first_dealer"]) if "first_dealer" in doc else 0
     totals = dict.fromkeys(players, 0)
     for number, hand in enumerate(doc["hands"], start=1):
-        dealer = players[(number - 1) % len(players)]
+        dealer = players[(first + number - 1) % len(players)]
         for entry in hand["entries"]:
             points = entry.get("points")
             if points is not None:

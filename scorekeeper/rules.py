@@ -119,11 +119,12 @@ class Options:
 
 @dataclass(frozen=True)
 class Table:
-    """Who plays, in seat order (the first deals first), under which rules."""
+    """Who plays, in seat order, under which rules, and which seat deals the first hand."""
 
     ruleset: str
     players: tuple[str, ...]
     options: Options = Options()
+    first_dealer: int = 0
 
     @property
     def spec(self) -> RulesetSpec:
@@ -223,12 +224,12 @@ def cards_per_hand(table: Table) -> tuple[int, ...]:
 
 def dealer_index(table: Table, hand_number: int) -> int:
     """Seat of the dealer of hand `hand_number` (1-based); the deal moves left."""
-    return (hand_number - 1) % len(table.players)
+    return (table.first_dealer + hand_number - 1) % len(table.players)
 
 
 def leader_index(table: Table, hand_number: int) -> int:
     """Seat of the player who leads the first trick: left of the dealer."""
-    return hand_number % len(table.players)
+    return (table.first_dealer + hand_number) % len(table.players)
 
 
 # --- scoring ------------------------------------------------------------------------
@@ -341,6 +342,8 @@ def validate_table(table: Table) -> list[Problem]:
              "count": count}))
     if any(not name.strip() for name in table.players):
         problems.append(Problem(N_("Every player needs a name.")))
+    if count and not 0 <= table.first_dealer < count:
+        problems.append(Problem(N_("The first dealer must be one of the players.")))
     if any(len(name) > MAX_NAME for name in table.players):
         problems.append(Problem(N_("A name can have at most %(most)d characters."), {"most": MAX_NAME}))
     if any(unicodedata.category(char) in ("Cc", "Cs") for name in table.players for char in name):

@@ -141,7 +141,8 @@ def unused_join_code() -> str:
 
 def _new_game(table: Table) -> Game:
     game = Game(ruleset=table.ruleset, options=table.options.to_document(table.ruleset),
-                join_code=unused_join_code(), public_id=new_public_id(), host_token=new_public_id())
+                first_dealer=table.first_dealer, join_code=unused_join_code(), public_id=new_public_id(),
+                host_token=new_public_id())
     game.seats = [Seat(position=i, name=name) for i, name in enumerate(table.players)]
     db.session.add(game)
     return game
@@ -177,8 +178,7 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
         raise _deny()
     table = games.table_of(game)
     db.session.rollback()
-    seated = table.players[1:] + table.players[:1]
-    return create_game(Table(table.ruleset, seated, table.options))
+    return create_game(replace(table, first_dealer=(table.first_dealer + 1) % len(table.players)))
 
 
 def _open_next_hand(game: Game, table: Table) -> HandRecord | None:

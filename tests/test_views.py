@@ -97,7 +97,14 @@ def test_new_game_starts_at_hand_one_with_the_chosen_dealer(client: FlaskClient,
     assert re.search(r"Deals</dt><dd>Ben<", page) and re.search(r"Leads</dt><dd>Cara<", page)
     with app.app_context():
         game = games.find_game(url.rsplit("/", 1)[-1])
-        assert [s.name for s in game.seats] == ["Ben", "Cara", "Anne"]
+        # The seats read as typed; the first dealer is marked, not moved.
+        assert [s.name for s in game.seats] == ["Anne", "Ben", "Cara"] and game.first_dealer == 1
+    pad = text(client.get(f"{url}/pad"))
+    assert pad.index("Anne") < pad.index("Ben") < pad.index("Cara")
+    assert re.search(r"Ben\s*<small[^>]*>\s*deals first", pad)
+    # The deal moves on in seat order, from the chosen dealer round to the first seat.
+    exported = client.get(f"{url}/pad.json").get_json()
+    assert exported["players"] == ["Anne", "Ben", "Cara"] and exported["first_dealer"] == "Ben"
 
 
 def test_a_new_game_never_takes_a_join_code_in_use(client: FlaskClient, app: Flask,
@@ -380,7 +387,7 @@ def test_rematch_keeps_the_table_and_moves_the_deal(client: FlaskClient, app: Fl
     assert "Hand 1 of 5" in text(client.get(new_url))
     with app.app_context():
         game = games.find_game(new_url.rsplit("/", 1)[-1])
-        assert [s.name for s in game.seats] == ["Ben", "Anne"]
+        assert [s.name for s in game.seats] == ["Anne", "Ben"] and game.first_dealer == 1
         assert game.options["rounds"] == "whirlpool"
 
 
