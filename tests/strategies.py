@@ -27,7 +27,7 @@ def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS) -> Table
             advanced_cards=draw(st.booleans()),
             rascal_wagers=draw(st.booleans()),
         )
-    return Table(ruleset, NAMES[:count], options)
+    return Table(ruleset, NAMES[:count], options, draw(st.integers(0, count - 1)))
 
 
 @st.composite

@@ -69,6 +69,17 @@ def test_export_import_export_gives_the_same_document(game: tuple[Table, list[Ha
     assert score_pad(text) == exported
 
 
+def test_the_first_dealer_is_named_or_the_first_player(example_pad: dict[str, Any]) -> None:
+    assert load_pad(json.dumps(example_pad)).table.first_dealer == 0
+    example_pad["first_dealer"] = "Cara"
+    pad = load_pad(json.dumps(example_pad))
+    assert pad.table.players == ("Anne", "Ben", "Cara") and pad.table.first_dealer == 2
+    assert score_pad(json.dumps(example_pad))["first_dealer"] == "Cara"
+    example_pad["first_dealer"] = "Zed"
+    with pytest.raises(PadError, match="“first_dealer” must be the name of a player, not \"Zed\""):
+        load_pad(json.dumps(example_pad))
+
+
 def test_an_unfinished_last_hand_is_kept_without_points(example_pad: dict[str, Any]) -> None:
     example_pad["hands"].append({"cards": 3, "entries": [
         {"player": "Anne", "bid": 1}, {"player": "Ben", "bid": 2}, {"player": "Cara", "bid": 0}]})
