@@ -20,7 +20,7 @@ from . import rules
 from .extensions import db
 from .models import EntryRecord, Event, Game, HandRecord, Phase, Seat, utcnow
 from .pad import write_pad
-from .rules import Entry, Hand, Options, Table
+from .rules import Entry, Hand, Options, Problem, Table
 
 
 def table_of(game: AnyGame) -> Table:
@@ -53,6 +53,29 @@ def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
             for e in record.entries
         ),
     )
+
+
+def clashes(game: AnyGame, record: Any) -> list[Problem]:
+    """Clashes between players' results in a hand in play that every player concerned has entered.
+
+    A result counts as entered once its phone said it is complete (or was sent back to fix
+    it); results still being typed are left out, so nobody is told "Yul does not name Xan"
+    before Yul has said anything. Problems of one player alone are refused when they are
+    sent, so what is left here names two players or more.
+    """
+    if record.phase != Phase.PLAYING:
+        return []
+    table = table_of(game)
+    hand = hand_of(game, record)
+    entered = {table.players[e.position] for e in record.entries if e.done or e.fixing}
+    if len(entered) < 2:
+        return []
+    everyone = len(entered) == len(record.entries)
+    # Only what has been entered is checked: a result being typed claims nothing yet.
+    checked = replace(hand, entries=tuple(
+        e if e.player in entered else Entry(e.player, e.bid, None) for e in hand.entries))
+    return [p for p in rules.validate_hand(table, record.number, checked, in_play=not everyone)
+            if len(p.players) > 1 and set(p.players) <= entered]
 
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -397,7 +420,8 @@ class Standing:
 def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
     """The score pad: finished hands with points and running totals, then the hand in play.
 
-    A hand still being bid shows no bids: they are secret until revealed.
+    A hand still being bid shows no bids: they are secret until revealed. A hand in play
+    shows what it would score now, unless its results clash: no total is built on them.
     """
     table = table or table_of(game)
     totals = dict.fromkeys(table.players, 0)
@@ -410,7 +434,7 @@ def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
                 totals[player] += points[player]
             provisional = False
             shown_totals = dict(totals)
-        elif record.phase == Phase.PLAYING:
+        elif record.phase == Phase.PLAYING and not clashes(game, record):
             points = rules.provisional_points(table, hand)
             provisional = True
             shown_totals = {p: totals[p] + points[p] for p in table.players}

@@ -60,9 +60,10 @@ class Intent(StrEnum):
     """What a screen means by a results request."""
 
     TRICK = "trick"  # "I won a trick": one more for this phone
-    MADE = "made"  # "Made my bid, nothing else"
+    MADE = "made"  # made the bid: the tricks are the bid, the rest as the form says
     DRAFT = "draft"  # saved as typed, not complete yet
     DONE = "done"  # this phone's result is complete
+    CHANGE = "change"  # not complete after all: the phone changes it
     SCORE = "score"  # the host closes the hand
     LOST_MORE = "lost-more"  # one more trick nobody won (Kraken, White Whale, ghost)
     LOST_LESS = "lost-less"  # one fewer: a tap taken back
@@ -301,8 +302,8 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
     if counting:
         for entry in record.entries:
             # Ready for the results the moment the count ends, with no write needed then.
-            entry.tricks = 0
-            entry.done = False
+            entry.tricks = None
+            entry.done = entry.fixing = False
         record.reveal_at = utcnow() + timedelta(seconds=count_seconds)
         record.stored_phase = Phase.COUNTING
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
@@ -337,9 +338,8 @@ def change_cards(public_id: str, credentials: Credentials, number: int, cards: i
 
 
 def _played_hand(game: Game, record: HandRecord) -> Hand:
-    """The hand in play as stored, every result counted from zero."""
-    hand = games.hand_of(game, record)
-    return replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
+    """The hand in play as stored; a result not entered yet has no tricks."""
+    return games.hand_of(game, record)
 
 
 # A step of the tricks nobody won: counted on the stored total, so two phones never overwrite each other.
@@ -357,21 +357,57 @@ def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | No
     """A phone's entry after its request; None when a form's fields are missing."""
     if results.intent == Intent.TRICK:
         return replace(stored, tricks=(stored.tricks or 0) + 1)
-    if results.intent in LOST_STEPS:
+    if results.intent in LOST_STEPS or results.intent == Intent.CHANGE:
         return stored
-    if results.intent == Intent.MADE:
-        # Made the bid as revealed, with no captures; a shot already chosen stays.
-        return Entry(stored.player, revealed_bid, revealed_bid, shot=stored.shot)
     report = next(iter(results.reports.values()), None)
+    if results.intent == Intent.MADE:
+        # Made the bid: the tricks are the bid (Harry's change included), the captures as the card shows them.
+        entry = report.entry(stored.player, revealed_bid) if report else stored
+        return replace(entry, tricks=entry.bid)
     return report.entry(stored.player, revealed_bid) if report else None
+
+
+def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) -> list[Problem]:
+    """The problems that refuse a request: those among the players it reports only, and of the
+    table's lost tricks when it changed them. A clash with players who report on their own
+    phones never refuses a result: it waits until all of them have entered theirs (`games.clashes`)."""
+    return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
+
+
+def _settle(game: Game, record: HandRecord, editing: int | None) -> list[Problem]:
+    """After a change of results: the players of a clash that all of them have entered check theirs again.
+
+    Their "done" is withdrawn and they are marked as fixing, so each phone shows one state
+    and the table sees who is fixing what. A player who stands by their result says Done
+    again; it goes back once more only when all of them did. Once a clash is settled by
+    someone else's change (the other player's, a trick nobody won), a result sent back for it
+    stands again as entered; the seat `editing` its result now stays open until it says Done.
+    Returns the clashes left.
+    """
+    names = [seat.name for seat in game.seats]
+    by_name = {names[entry.position]: entry for entry in record.entries}
+    clashes = games.clashes(game, record)
+    concerned = {name for problem in clashes for name in problem.players}
+    for entry in record.entries:
+        if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
+            entry.fixing, entry.done = False, True
+    # Restored results may clash anew; a clash goes back once all its players say they are done
+    # (while one of them is still fixing it, the others' results stand).
+    clashes = games.clashes(game, record)
+    for problem in clashes:
+        if all(by_name[name].done for name in problem.players):
+            for name in problem.players:
+                by_name[name].fixing, by_name[name].done = True, False
+    return clashes
 
 
 def record_results(public_id: str, credentials: Credentials, number: int, results: Results) -> Outcome:
     """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
 
-    A phone is held up only by its own mistakes; clashes between players are kept and shown
-    to everyone concerned. The hand closes when the host scores it, or by itself when every
-    phone says its result is complete and all of them together pass the rules.
+    A request is held up only by the mistakes of the players it reports; clashes between
+    players wait until all of them have entered their results, then go back to them. The
+    hand closes when the host scores it, or by itself when every phone says its result is
+    complete and all of them together pass the rules.
     """
     game = _locked(public_id)
     actor = identify(game, credentials)
@@ -384,31 +420,38 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     current = _played_hand(game, record)
     revealed = [e.revealed_bid for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
+    lost = _lost_tricks(results, current.lost_tricks)
+    entries = list(current.entries)
     if actor.role == Role.SEAT:
         own = _own_entry(results, current.entries[actor.seat], revealed[actor.seat])
         if own is None:
             return _stale(game)
-        entries = list(current.entries)
         entries[actor.seat] = own
-        # Any phone may say how many tricks nobody won (Kraken, White Whale, the ghost player).
-        lost = _lost_tricks(results, current.lost_tricks)
-        hand = replace(current, entries=tuple(entries), lost_tricks=lost)
-        mine = (own.player,)
-        problems = [p for p in rules.validate_hand(table, number, hand, in_play=True)
-                    if p.players == mine or (not p.players and lost != current.lost_tricks)]
+        reporting = {own.player}
     else:
-        entries = tuple(results.reports[i].entry(e.player, revealed[i]) if i in results.reports else e
-                        for i, e in enumerate(current.entries))
-        lost = _lost_tricks(results, current.lost_tricks)
-        hand = replace(current, entries=entries, lost_tricks=lost)
-        problems = rules.validate_hand(table, number, hand, in_play=not closing)
+        for seat, report in results.reports.items():
+            entries[seat] = report.entry(entries[seat].player, revealed[seat])
+        reporting = {entries[seat].player for seat in results.reports}
+    hand = replace(current, entries=tuple(entries), lost_tricks=lost)
+    if closing:
+        # Closing: nothing not entered is left open (a missing count is none), and every rule applies.
+        hand = replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
+        problems = rules.validate_hand(table, number, hand)
+    else:
+        problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), reporting,
+                             lost != current.lost_tricks)
     if problems:
         return _refuse(game, *problems)
     _store_entries(game, record, hand)
     if actor.role == Role.SEAT and results.intent not in LOST_STEPS:
-        record.entries[actor.seat].done = results.intent in (Intent.DONE, Intent.MADE)
-    everyone_done = all(e.done for e in record.entries) and not rules.validate_hand(table, number, hand)
-    if closing or everyone_done:
+        mine = record.entries[actor.seat]
+        mine.done = results.intent in (Intent.DONE, Intent.MADE)
+        if mine.done:
+            mine.fixing = False
+    editing = actor.seat if results.intent in (Intent.DRAFT, Intent.TRICK, Intent.CHANGE) else None
+    clashes = [] if closing else _settle(game, record, editing)
+    everyone_done = all(e.done for e in record.entries) and not clashes
+    if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
         record.stored_phase = Phase.SCORED
         _open_next_hand(game, table)
         return _commit(game, "score", number)

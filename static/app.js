@@ -16,6 +16,8 @@
       var low = input.min === "" ? -Infinity : parseInt(input.min, 10);
       var high = input.max === "" ? Infinity : parseInt(input.max, 10);
       input.value = String(Math.min(high, Math.max(low, next)));
+      var face = input.closest(".count-face");
+      if (face) face.classList.toggle("counted", input.value !== "0");
       changed(input);
       return;
     }
@@ -209,6 +211,7 @@
     card.replaceWith(incoming);
     if (window.htmx) htmx.process(incoming);
     reopen(panels);
+    rememberedPanels();
     restoreUnsaved();
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
     announce("redraw");
@@ -298,7 +301,22 @@
     tick();
   }
 
+  // A panel the player opened for the rare cases (Harry, wager, Loot) stays open on the next hands.
+  function rememberedPanels() {
+    document.querySelectorAll("details[data-remember]").forEach(function (details) {
+      try {
+        if (localStorage.getItem("open:" + details.dataset.remember) === "1") details.open = true;
+      } catch (e) { /* storage may be off: the panel just starts closed */ }
+    });
+  }
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.tagName !== "DETAILS" || !details.dataset.remember) return;
+    try { localStorage.setItem("open:" + details.dataset.remember, details.open ? "1" : "0"); } catch (e) { /* see above */ }
+  }, true);
+
   function pageReady() {
+    rememberedPanels();
     readClock();
     connect();
     runCount();

@@ -209,7 +209,7 @@ def test_the_bids_are_pushed_the_moment_the_count_ends_without_any_write(databas
     assert 'aria-label="bid 1"' in revealed.data and 'aria-label="bid 0"' in revealed.data
     assert 0.2 < took < 1.5, took
     card = stream.next()
-    assert card.kind == "card" and "I won a trick" in card.data
+    assert card.kind == "card" and "Tricks won" in card.data
     with app.app_context():
         assert games.load(url.rsplit("/", 1)[-1]).version == version  # nothing was written
     stream.close()

@@ -258,7 +258,7 @@ def test_a_draft_with_impossible_tricks_so_far_is_refused(client: FlaskClient, a
     assert response.status_code == 422
     assert "the tricks won so far add up to 2 (Anne 1, Ben 1), more than this hand has: 1." in text(response)
     with app.app_context():
-        assert [e.tricks for e in db.session.query(EntryRecord)] == [0, 0]
+        assert [e.tricks for e in db.session.query(EntryRecord)] == [None, None]
 
 
 def test_scoring_refuses_an_impossible_hand_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
@@ -583,7 +583,7 @@ def test_no_get_writes_even_after_a_count_has_ended(app: Flask, client: FlaskCli
                 pages.append(text(response))
     assert every_row() == before
     # Yet every screen shows the bids as revealed.
-    assert "Made my bid, nothing else" in text(anne.get(url))
+    assert "Tricks won" in text(anne.get(url))
     assert '"bid": 1' in text(viewer.get(f"{url}/pad.json"))
 
 

@@ -62,20 +62,19 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
     if record is not None:
         table = games.table_of(seen)
         hand = games.hand_of(seen, record)
-        problems: list[Problem] = []
-        if record.phase == Phase.PLAYING:
-            # Entries that clash between players are kept; the table sees why the hand cannot close.
-            all_done = all(e.done for e in record.entries)
-            problems = rules.validate_hand(table, record.number, hand, in_play=not all_done)
+        # Results that clash go back to the players concerned; the table sees who is fixing what.
+        clashes = games.clashes(seen, record)
+        concerned = {name for problem in clashes for name in problem.players}
         context.update(
             table=table, record=record, hand=hand, seats=seen.seats,
             dealer=table.players[rules.dealer_index(table, record.number)],
             leader=table.players[rules.leader_index(table, record.number)],
             hand_count=len(games.schedule(seen, table)),
-            provisional=rules.provisional_points(table, hand) if not record.phase.is_secret else {},
+            provisional=rules.provisional_points(table, hand) if not record.phase.is_secret and not clashes else {},
             waiting=sum(not e.ready for e in record.entries),
             lost_allowed=rules.lost_tricks_allowed(table),
-            kept_problems=[say(p) for p in problems],
+            clashes=[say(p) for p in clashes],
+            fixing=[table.players[e.position] for e in record.entries if e.fixing and table.players[e.position] in concerned],
             bid_again=games.must_bid_again(seen, record),
             reveal_ms=epoch_ms(record.reveal_at),
         )
@@ -131,10 +130,27 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "player_problems": problems_by_player(problems, len(table.players)),
         "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
+        "my_clashes": [say(p) for p in clashes_of(seen, record, seen_by)],
+        "bonus_max": bonus_max(table),
         "form": form,
     }
     context["view"] = context
     return context
+
+
+def clashes_of(seen: games.GameState, record: games.HandState, seen_by: Actor) -> list[Problem]:
+    """The clashes this phone's player is part of: its card says what to do about them."""
+    if seen_by.seat is None:
+        return []
+    name = seen.seats[seen_by.seat].name
+    return [p for p in games.clashes(seen, record) if name in p.players]
+
+
+def bonus_max(table: rules.Table) -> dict[str, int]:
+    """The most of each counted capture one player can have in one hand, for the card's counters."""
+    in_trick = len(table.players) - 1
+    return {rules.PIRATES_BY_SKULL_KING: min(table.spec.pirates, in_trick), rules.MERMAIDS_BY_PIRATE: table.spec.mermaids,
+            rules.STANDARD_FOURTEENS: 3}
 
 
 def card_key(state: games.GameState, seen_by: Actor) -> str:
@@ -149,7 +165,7 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     record = seen.hands[record.number - 1]
     parts: list[Any] = [seen_by.role, seen_by.seat, record.number, record.phase, record.cards]
     if seen_by.seat is not None:
-        parts.append(record.entries[seen_by.seat])
+        parts += [record.entries[seen_by.seat], clashes_of(seen, record, seen_by)]
     elif seen_by.is_host:
         phones = tuple(s.has_phone for s in seen.seats)
         parts += [phones, tuple(e for e, phone in zip(record.entries, phones) if not phone)]
@@ -366,10 +382,10 @@ def hand(public_id: str, number: int):
         intent = Intent(request.form.get("intent", Intent.SCORE))
     except ValueError:
         intent = Intent.SCORE
-    # A trick, "made my bid" or a trick nobody won carry no fields; the others carry a phone's
+    # A trick, a trick nobody won or "change it" carry no fields; the others carry a phone's
     # own, or for the host those of the players without a phone (the others enter their own).
     seats: tuple[int, ...] = ()
-    if intent in (Intent.DRAFT, Intent.DONE, Intent.SCORE):
+    if intent in (Intent.DRAFT, Intent.DONE, Intent.MADE, Intent.SCORE):
         if me.is_host:
             seats = tuple(s.position for s in game.seats if not s.has_phone)
         elif me.seat is not None:
