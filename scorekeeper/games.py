@@ -437,7 +437,7 @@ def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
         elif record.phase == Phase.PLAYING and not clashes(game, record):
             points = rules.provisional_points(table, hand)
             provisional = True
-            shown_totals = {p: totals[p] + points[p] for p in table.players}
+            shown_totals = {p: totals[p] + points[p] for p in points}
         else:
             points, provisional, shown_totals = {}, True, {}
         cells = tuple(

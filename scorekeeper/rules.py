@@ -290,7 +290,10 @@ def bonus_points(table: Table, hand: Hand) -> dict[str, int]:
 
 
 def provisional_points(table: Table, hand: Hand) -> dict[str, int]:
-    """Points each player would score if the hand ended now (tricks so far, or 0)."""
+    """Points each player with a result so far would score if the hand ended now.
+
+    A player with no tricks given yet is left out: nobody loses points before saying anything.
+    """
     so_far = Hand(
         cards=hand.cards,
         lost_tricks=hand.lost_tricks,
@@ -308,7 +311,8 @@ def provisional_points(table: Table, hand: Hand) -> dict[str, int]:
             for e in hand.entries
         ),
     )
-    return score_hand(table, so_far)
+    entered = {e.player for e in hand.entries if e.tricks is not None}
+    return {p: v for p, v in score_hand(table, so_far).items() if p in entered}
 
 
 def running_totals(table: Table, hands: Iterable[Hand]) -> list[dict[str, int]]:

@@ -92,14 +92,17 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     host.locator("#bidder-1 .numpad button[value='0']").click()
     expect(host.locator("form.results")).to_be_visible()
     check(host, "host: results")
-    expect(phone.locator(".quick")).to_be_visible()
+    expect(phone.locator(".tricks-pad")).to_be_visible()
     check(phone, "phone: results")
-    phone.locator("details.bonuses summary").click()
-    check(phone, "phone: bonus cards open")
+    phone.locator(".count-face .face-add").first.click()
+    expect(phone.locator(".count-face.counted")).to_have_count(1)
+    phone.locator(".count-face .face-less").first.click()
+    check(phone, "phone: a bonus card counted and taken back")
 
-    # Anne counts her own trick; the host counts for Ben, who has no phone.
-    phone.locator("button[name=intent][value=trick]").click()
-    expect(phone.locator("#tricks-0")).to_have_value("1")
+    # Anne says her result (she made her bid); the host counts for Ben, who has no phone.
+    phone.locator(".done-button").click()
+    expect(phone.locator(".done-note")).to_be_visible()
+    check(phone, "phone: result in")
     host.fill("#tricks-1", "1")
     host.locator("button[name=intent][value=score]").click()
     expect(host.locator("#problems li").first).to_be_visible()
@@ -157,8 +160,8 @@ def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server:
         if seat != 3:
             expect(host.locator(f"li.bidder:has(#bidder-{seat})")).to_have_class(re.compile("ready"))
     expect(host.locator("form.results")).to_be_visible()
-    phone.locator("button[name=intent][value=trick]").click()
-    expect(phone.locator("#tricks-2")).to_have_value("1")
+    phone.locator(".done-button").click()
+    expect(phone.locator(".done-note")).to_be_visible()
     for seat in (0, 1, 3):
         host.fill(f"#tricks-{seat}", "0")
     host.locator("button[name=intent][value=score]").click()

@@ -9,7 +9,7 @@ from tests.browser import PHONE
 pytestmark = pytest.mark.browser
 
 
-def tab_to(page, selector: str, limit: int = 60) -> None:  # noqa: ANN001
+def tab_to(page, selector: str, limit: int = 80) -> None:  # noqa: ANN001
     """Press Tab until the focused element matches `selector`, as a keyboard user would."""
     for _ in range(limit):
         page.keyboard.press("Tab")
@@ -55,15 +55,20 @@ def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, 
         expect(page.get_by_role("heading", name="Your result")).to_be_visible()
 
     anne, ben = phones["Anne"], phones["Ben"]
-    tab_to(anne, "button[name=intent][value=trick]")
-    anne.keyboard.press("Enter")
-    expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
+    # Anne's tricks are a group of radio buttons: her bid is picked; the arrow keys move it, saved as she goes.
+    tab_to(anne, "input[name=tricks-0]:checked")
+    anne.keyboard.press("ArrowLeft")
+    expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("0 so far")
+    # Ben's screen follows Anne's change before Ben reaches for his button, as his eyes would.
+    expect(ben.locator(".status-list li", has_text="Anne")).to_contain_text("0 so far")
     wait_for_focus_on_the_page(anne)
-    # Ben's screen follows Anne's trick before Ben reaches for his button, as his eyes would.
-    expect(ben.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
-    tab_to(ben, "button[name=intent][value=made]")
+    tab_to(anne, "input[name=tricks-0]:checked")
+    anne.keyboard.press("ArrowRight")
+    expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
+    tab_to(ben, "button[name=intent][value=done]")
     ben.keyboard.press("Space")
-    expect(ben.get_by_text("Your result is in.")).to_be_visible()
+    expect(ben.get_by_text("Your result is in")).to_be_visible()
+    wait_for_focus_on_the_page(anne)
     tab_to(anne, "button[name=intent][value=done]")
     anne.keyboard.press("Enter")
     # The last result scores the hand; the next one opens on every phone.

@@ -93,21 +93,18 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
     screenshot(phones["Ben"], "13-reveal")
 
     # Each phone enters its own result; the hand closes when all of them together pass the rules.
-    phones["Ben"].get_by_role("button", name="Made my bid, nothing else").click()
-    phones["Dan"].get_by_role("button", name="Made my bid, nothing else").click()
-    phones["Cara"].get_by_role("button", name="I won a trick").click()
-    expect(phones["Cara"].locator("#tricks-2")).to_have_value("1")
-    phones["Cara"].get_by_role("button", name="My result is complete").click()
-    phones["Anne"].get_by_role("button", name="I won a trick").click()
-    expect(phones["Anne"].locator("#tricks-0")).to_have_value("1")
+    for name in ("Ben", "Dan", "Cara"):
+        phones[name].get_by_role("button", name="Done").click()
+    anne = phones["Anne"]
+    anne.locator(".tricks-pad label:has(input[value='1'])").click()
+    expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
     # A phone reloaded mid-hand keeps its seat and what it entered.
-    phones["Anne"].reload()
-    expect(phones["Anne"].get_by_text("You are Anne")).to_be_visible()
-    expect(phones["Anne"].locator("#tricks-0")).to_have_value("1")
-    phones["Anne"].get_by_role("button", name="I won a trick").click()
-    expect(phones["Anne"].locator("#tricks-0")).to_have_value("2")
-    screenshot(phones["Anne"], "14-phone-result")
-    phones["Anne"].get_by_role("button", name="My result is complete").click()
+    anne.reload()
+    expect(anne.get_by_text("You are Anne")).to_be_visible()
+    expect(anne.locator("#tricks-0-1")).to_be_checked()
+    anne.locator(".tricks-pad label:has(input[value='2'])").click()
+    screenshot(anne, "14-phone-result")
+    anne.get_by_role("button", name="Done").click()
 
     # The scores appear on every phone and on the big screen.
     for page in phones.values():
@@ -151,28 +148,29 @@ def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, li
     expect(anne.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
     expect(ben.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
 
-    # Anne opens her bonus cards and ticks a Loot alliance (saved as a draft: her own change)...
-    anne.locator("#bonuses-0 summary").click()
+    # Anne opens the rare cases and ticks a Loot alliance (saved as a draft: her own change)...
+    anne.locator("#more-0 summary").click()
     anne.evaluate("""() => new Promise(saved => {
         document.addEventListener("htmx:afterSettle", saved, {once: true});
         document.querySelector("input[name=loot-0][value='1']").click();
     })""")
-    expect(anne.locator("#bonuses-0")).to_have_attribute("open", "")
-    # ...then starts typing her tricks: not saved yet.
+    expect(anne.locator("#more-0")).to_have_attribute("open", "")
+    # ...then starts typing how many 14s she took: not saved yet.
     anne.evaluate("document.getElementById('card').dataset.untouched = 'yes'")
-    anne.locator("#tricks-0").click()
+    count = anne.locator("#standard_fourteens-0")
+    count.click()
     anne.keyboard.press("Control+A")
     anne.keyboard.type("1")
-    expect(anne.locator("#tricks-0")).to_be_focused()
-    # Ben taps his trick; Anne's shared table shows it...
-    ben.get_by_role("button", name="I won a trick").click()
+    expect(count).to_be_focused()
+    # Ben gives his tricks; Anne's shared table shows it...
+    ben.locator(".tricks-pad label:has(input[value='1'])").click()
     expect(anne.locator(".status-list li", has_text="Ben")).to_contain_text("1 so far")
     # ...and her card is the very same: not redrawn, her values and focus where they were.
     assert anne.evaluate("document.getElementById('card').dataset.untouched") == "yes"
-    expect(anne.locator("#tricks-0")).to_have_value("1")
-    expect(anne.locator("#tricks-0")).to_be_focused()
+    expect(count).to_have_value("1")
+    expect(count).to_be_focused()
     expect(anne.locator("input[name=loot-0][value='1']")).to_be_checked()
-    expect(anne.locator("#bonuses-0")).to_have_attribute("open", "")
+    expect(anne.locator("#more-0")).to_have_attribute("open", "")
     screenshot(anne, "17-typing-while-others-play")
     for page in (host, anne, ben):
         page.context.close()
@@ -203,11 +201,8 @@ def test_every_phone_follows_the_table_to_the_end(browser, live_server: str) -> 
         phones.append(page)
     anne, ben = phones
     expect(anne.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
-    for tricks in ("1", "2"):
-        anne.get_by_role("button", name="I won a trick").click()
-        expect(anne.locator("#tricks-0")).to_have_value(tricks)
-    anne.get_by_role("button", name="My result is complete").click()
-    ben.get_by_role("button", name="Made my bid, nothing else").click()
+    anne.get_by_role("button", name="Done").click()
+    ben.get_by_role("button", name="Done").click()
     for page in (anne, ben, host):
         expect(page.get_by_role("heading", name="Anne wins!")).to_be_visible(timeout=10_000)
         assert page.url.endswith("/end")

@@ -75,6 +75,8 @@ def test_provisional_bid_3_taken_2_shows_minus_10_so_80_from_90() -> None:
     hand = Hand(5, (Entry("Anne", 3, 2), Entry("Ben", 1, None), Entry("Cara", 0, None)))
     provisional = provisional_points(CLASSIC, hand)["Anne"]
     assert provisional == -10
+    # Nothing is counted yet for a player who has not given a result.
+    assert set(provisional_points(CLASSIC, hand)) == {"Anne"}
     assert 90 + provisional == 80
 
 
