@@ -59,3 +59,14 @@ def identify(game: Game, credentials: Credentials) -> Actor:
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
                 return Actor(Role.SEAT, seat.position)
     return VIEWER
+
+
+def asking_for(game: Game, credentials: Credentials) -> int | None:
+    """The seat this browser asked the host for (its old phone lost), while the host has not answered."""
+    if not isinstance(credentials.seat_token, str) or not credentials.seat_token:
+        return None
+    digest = token_hash(credentials.seat_token)
+    for seat in game.seats:
+        if seat.asking_hash and hmac.compare_digest(seat.asking_hash, digest):
+            return seat.position
+    return None

@@ -294,7 +294,8 @@ def as_seen_by(game: GameState, seat: int | None) -> GameState:
         replace(h, entries=tuple(e if e.position == seat or e.bid is None else replace(e, bid=None)
                                  for e in h.entries)) if h.phase.is_secret else h
         for h in game.hands)
-    seats = tuple(replace(s, token_hash="" if s.token_hash is not None else None) for s in game.seats)
+    seats = tuple(replace(s, token_hash="" if s.token_hash is not None else None,
+                          asking_hash="" if s.asking_hash is not None else None) for s in game.seats)
     return replace(game, hands=hands, seats=seats, host_token="")
 
 

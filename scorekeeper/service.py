@@ -247,22 +247,70 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
         return _refuse(game, Problem(N_("Pick your name from the list.")))
     if seat.token_hash is not None:
         return _refuse(game, Problem(
-            N_("%(names)s already plays on another phone. Ask the host to free the seat."), players=(seat.name,)))
+            N_("%(names)s already plays on another phone. Ask the host to let this phone in instead."),
+            players=(seat.name,)))
     token = secrets.token_urlsafe(32)
     seat.token_hash = token_hash(token)
     kind, number = _forget_hidden_bid(game, seat.position)
     return _commit(game, kind, number, secret=token)
 
 
-def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
-    """The host frees a seat, so another phone (or the host) can play it."""
+def ask_for_seat(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
+    """A new phone asks for a seat another phone holds (that one lost or flat); the host lets it in.
+
+    The secret is the new phone's, kept by it; it plays the seat once the host says yes.
+    A later ask for the same seat replaces an earlier one: the host sees one at a time.
+    """
     game = _locked(public_id)
+    seat = game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+    if seat is None:
+        return _refuse(game, Problem(N_("Pick your name from the list.")))
+    if identify(game, credentials).role != Role.VIEWER:
+        # The host, or a phone that already has a seat, is not a new phone.
+        raise _deny()
+    if seat.token_hash is None:
+        return _refuse(game, Problem(N_("%(names)s is free now: take the seat."), players=(seat.name,)))
+    token = secrets.token_urlsafe(32)
+    seat.asking_hash = token_hash(token)
+    return _commit(game, "ask", secret=token)
+
+
+def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
     if not identify(game, credentials).is_host:
         raise _deny()
     if not 0 <= position < len(game.seats):
         db.session.rollback()
         raise NotFound(position)
-    game.seats[position].token_hash = None
+    return game.seats[position]
+
+
+def let_in(public_id: str, credentials: Credentials, position: int) -> Outcome:
+    """The host lets the new phone that asked for a seat play it; the old phone loses it."""
+    game = _locked(public_id)
+    seat = _seat_for_host(game, credentials, position)
+    if seat.asking_hash is None:
+        # Asked and answered already (another tap, another screen): nothing left to do.
+        return _stale(game)
+    seat.token_hash, seat.asking_hash = seat.asking_hash, None
+    kind, number = _forget_hidden_bid(game, position)
+    return _commit(game, kind, number)
+
+
+def turn_away(public_id: str, credentials: Credentials, position: int) -> Outcome:
+    """The host says no to a new phone asking for a seat (a mistaken name, a stranger with the link)."""
+    game = _locked(public_id)
+    seat = _seat_for_host(game, credentials, position)
+    if seat.asking_hash is None:
+        return _stale(game)
+    seat.asking_hash = None
+    return _commit(game, "seat")
+
+
+def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
+    """The host frees a seat, so another phone (or the host) can play it."""
+    game = _locked(public_id)
+    seat = _seat_for_host(game, credentials, position)
+    seat.token_hash = seat.asking_hash = None
     kind, number = _forget_hidden_bid(game, position)
     return _commit(game, kind, number)
 
@@ -492,5 +540,5 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
 
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
-           "change_cards", "correct_hand", "count_try", "create_game", "find_by_join_code", "free_seat", "import_game",
-           "join", "place_bid", "record_results", "rematch"]
+           "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "find_by_join_code", "free_seat",
+           "import_game", "join", "let_in", "place_bid", "record_results", "rematch", "turn_away"]

@@ -14,7 +14,7 @@ from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
 from .. import forms, games, rules, service
-from ..access import Actor, Credentials, Role, identify
+from ..access import Actor, Credentials, Role, asking_for, identify
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
 from ..models import Phase, utcnow
@@ -130,6 +130,7 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "player_problems": problems_by_player(problems, len(table.players)),
         "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
+        "asking_seats": [s.position for s in seen.seats if s.asking_hash is not None],
         "my_clashes": [say(p) for p in clashes_of(seen, record, seen_by)],
         "bonus_max": bonus_max(table),
         "form": form,
@@ -167,8 +168,8 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     if seen_by.seat is not None:
         parts += [record.entries[seen_by.seat], clashes_of(seen, record, seen_by)]
     elif seen_by.is_host:
-        phones = tuple(s.has_phone for s in seen.seats)
-        parts += [phones, tuple(e for e, phone in zip(record.entries, phones) if not phone)]
+        phones = tuple((s.has_phone, s.asking_hash is not None) for s in seen.seats)
+        parts += [phones, tuple(e for e, seat in zip(record.entries, seen.seats) if not seat.has_phone)]
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
@@ -319,26 +320,50 @@ def events(public_id: str):
 
 @bp.route("/games/<public_id>/join", methods=["GET", "POST"])
 def join(public_id: str):
-    """Pick a free seat: this phone is that player from then on."""
+    """Pick a free seat (this phone is that player from then on), or ask the host for one whose phone is lost."""
     if request.method == "GET":
         game = load_state(public_id)
         if visitor(game).role != Role.VIEWER:
-            return see_other(url_for("pages.game", public_id=public_id))
-        return page("join.html", title=gettext("Join the game"), game=game, problems=[])
+            # Seated (or let in while this page waited): to the game, its address in the bar.
+            return open_page(url_for("pages.game", public_id=public_id))
+        return join_page(game)
     parsed = forms.Parsed()
-    position = forms.whole_number(request.form, "seat", parsed)
-    outcome = service.join(public_id, credentials(public_id), position)
-    if not outcome.ok:
-        return page("join.html", 422, title=gettext("Join the game"), game=load_state(public_id),
-                    problems=[say(p) for p in outcome.problems])
-    keep_seat_token(public_id, outcome.secret)
-    return open_page(url_for("pages.game", public_id=public_id))
+    if request.form.get("ask"):
+        outcome = service.ask_for_seat(public_id, credentials(public_id), forms.whole_number(request.form, "ask", parsed))
+        if outcome.ok:
+            keep_seat_token(public_id, outcome.secret)
+            return see_other(url_for("pages.join", public_id=public_id))
+    else:
+        position = forms.whole_number(request.form, "seat", parsed)
+        outcome = service.join(public_id, credentials(public_id), position)
+        if outcome.ok:
+            keep_seat_token(public_id, outcome.secret)
+            return open_page(url_for("pages.game", public_id=public_id))
+    return join_page(load_state(public_id), 422, [say(p) for p in outcome.problems])
+
+
+def join_page(game: games.GameState, status: int = 200, problems: list[str] | None = None):
+    """Who are you? The seats to pick from; or, for a phone that asked for a seat, the wait for the host."""
+    return page("join.html", status, title=gettext("Join the game"), game=game, problems=problems or [],
+                asking=asking_for(game, credentials(game.public_id)))
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")
 def free_seat(public_id: str, position: int):
     """The host frees a seat, so another phone (or the host) can play it."""
     return after(service.free_seat(public_id, credentials(public_id), position))
+
+
+@bp.post("/games/<public_id>/seats/<int:position>/let-in")
+def let_in(public_id: str, position: int):
+    """The host lets the new phone that asked for a seat play it."""
+    return after(service.let_in(public_id, credentials(public_id), position))
+
+
+@bp.post("/games/<public_id>/seats/<int:position>/turn-away")
+def turn_away(public_id: str, position: int):
+    """The host says no to a phone asking for a seat."""
+    return after(service.turn_away(public_id, credentials(public_id), position))
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/bid")
