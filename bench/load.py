@@ -3,9 +3,9 @@
 Each table is a host screen and six phones, each with its own cookies and its live-update
 stream, reacting as the page script does: the stream pushes the shared table (and a
 screen's own card when that changed), so no screen fetches anything because of another's
-change; a screen fetches only after its own write. Phones join, bid secretly, tap their
-tricks and report their results; the last report scores the hand. Times follow a real
-table, sped up by --speed.
+change; a screen fetches only after its own write. Phones join, bid secretly, then report
+their results as the result card does (a missed bid picks its tricks first); the last report
+scores the hand. Times follow a real table, sped up by --speed.
 """
 
 from __future__ import annotations
@@ -254,10 +254,12 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
             async def bid(phone: Browser, seat: int) -> None:
                 await phone.until(lambda html: f"/hands/{number}/bid" in html, "the bids")
                 await pause(REAL_BID, speed)
-                sent = await phone.write("bid", f"{game}/hands/{number}/bid", {"bid": random.randint(0, number)})
+                bids[seat] = random.randint(0, number)
+                sent = await phone.write("bid", f"{game}/hands/{number}/bid", {"bid": bids[seat]})
                 bids_sent.append(sent)
                 writes.append((index, sent, phone.edition, "bid"))
 
+            bids = [0] * PLAYERS
             await asyncio.gather(*(bid(phone, seat) for seat, phone in enumerate(phones)))
             await asyncio.gather(*(phone.until(lambda html: 'value="done"' in html or 'value="draft"' in html, "the results")
                                    for phone in phones))
@@ -266,14 +268,18 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
                     figures.reveals.append(phone.revealed_at[number] - max(bids_sent) - COUNT_SECONDS)
             tricks = [0] * PLAYERS
             for _ in range(number):
+                # The cards are played at the table; phones lie still until the hand is over.
                 await pause(REAL_TRICK, speed)
-                winner = random.randrange(PLAYERS)
-                tricks[winner] += 1
-                sent = await phones[winner].write("trick", f"{game}/hands/{number}", {"intent": "trick"})
-                writes.append((index, sent, phones[winner].edition, "trick"))
+                tricks[random.randrange(PLAYERS)] += 1
 
             async def report(phone: Browser, seat: int) -> None:
+                # As the result card has it: the bid is picked already, so a made bid is one tap (Done);
+                # a missed one first picks the tricks (saved as a draft), then Done.
                 await pause(REAL_REPORT, speed)
+                if tricks[seat] != bids[seat]:
+                    sent = await phone.write("draft", f"{game}/hands/{number}",
+                                             {"intent": "draft", f"tricks-{seat}": tricks[seat]})
+                    writes.append((index, sent, phone.edition, "draft"))
                 sent = await phone.write("result", f"{game}/hands/{number}",
                                          {"intent": "done", f"tricks-{seat}": tricks[seat]})
                 writes.append((index, sent, phone.edition, "result"))

@@ -87,6 +87,20 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     expect(phone.locator(".numpad.mine button[aria-pressed=true]")).to_have_count(1)
     check(phone, "phone: ready")
 
+    # A second phone for Anne (hers is lost): the taken seat, the wait, and the host's one-tap answer.
+    second_context = browser.new_context(viewport=PHONE, locale=language)
+    second = second_context.new_page()
+    second.goto(game + "/join")
+    check(second, "phone: join with a seat taken")
+    second.locator("button.seat-choice.taken").click()
+    expect(second.locator(".waiting")).to_be_visible()
+    check(second, "phone: waiting for the host")
+    expect(host.locator(".asking")).to_be_visible()
+    check(host, "host: a phone asks for a seat")
+    host.locator(".asking form").nth(1).locator("button").click()
+    expect(host.locator(".asking")).to_have_count(0)
+    second_context.close()
+
     host.locator("#bidder-1 summary").click()
     check(host, "host: bidding for a player")
     host.locator("#bidder-1 .numpad button[value='0']").click()

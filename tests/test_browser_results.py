@@ -143,6 +143,15 @@ def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> N
         expect(page.get_by_text("Your result is in")).to_have_count(0)
         expect(page.get_by_role("button", name="Done")).to_be_visible()
     screenshot(ben, "33-refused-concerned-390")
+    # The refused card at 320 px, in every language, scrolls no sideways.
+    for language in ("de", "fr", "it", "en"):
+        ben.select_option("#language-choice", language)
+        ben.locator("form.language button").click()
+        expect(ben.locator("html")).to_have_attribute("lang", language)
+        expect(ben.locator("#card .problems li")).to_have_count(1)
+        ben.set_viewport_size({"width": 320, "height": PHONE["height"]})
+        assert ben.evaluate("document.documentElement.scrollWidth") <= 320, language
+        ben.set_viewport_size(PHONE)
     # Cara's own result is not touched; she sees who is fixing what.
     cara.get_by_role("button", name="Done").click()
     expect(cara.get_by_text("Your result is in")).to_be_visible()

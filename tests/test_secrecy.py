@@ -146,7 +146,7 @@ def test_a_seat_is_taken_once_and_the_host_can_free_it(table) -> None:  # noqa: 
     app, url, clients = table
     second = clients["stranger"].post(f"{url}/join", data={"seat": 0})
     assert second.status_code == 422
-    assert "Anne already plays on another phone. Ask the host to free the seat." in second.get_data(as_text=True)
+    assert "Anne already plays on another phone. Ask the host to let this phone in instead." in second.get_data(as_text=True)
     assert clients["host"].post(f"{url}/seats/0/free").status_code == 303
     assert clients["stranger"].post(f"{url}/join", data={"seat": 0}).status_code == 303
     assert "You are Anne" in clients["stranger"].get(url).get_data(as_text=True)
