@@ -17,7 +17,8 @@ import socket  # noqa: E402
 import click
 from flask.cli import FlaskGroup
 
-from .pad import PadError, score_pad
+from .pad import PadError
+from .shelf import score_any
 
 
 def _create_app():  # noqa: ANN202
@@ -34,9 +35,9 @@ main = FlaskGroup(create_app=_create_app, add_version_option=False, load_dotenv=
 @main.command(with_appcontext=False)
 @click.argument("file", type=click.File("rb"))
 def score(file) -> None:  # noqa: ANN001
-    """Score a pad file (- reads standard input) and print the completed pad."""
+    """Score a pad file of any game (Skull King, Skip-Bo, Dracula; - reads standard input) and print it completed."""
     try:
-        completed = score_pad(file.read())
+        completed = score_any(file.read())
     except PadError as error:
         for message in error.messages():
             click.echo(message, err=True)

@@ -186,6 +186,7 @@ class GameState:
 
     id: int
     public_id: str
+    kind: str
     ruleset: str
     options: dict[str, Any]
     version: int
@@ -232,7 +233,7 @@ def _read_game(game_id: int) -> GameState | None:
 _games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__table__, EntryRecord.__table__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
-    select(_games.c.public_id, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
+    select(_games.c.public_id, _games.c.kind, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash, _seats.c.asking_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
@@ -278,7 +279,7 @@ def _read_game_once(game_id: int) -> GameState | None:
             Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
             Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
         cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
-    return GameState(game_id, first.public_id, first.ruleset, dict(first.options or {}), first.version,
+    return GameState(game_id, first.public_id, first.kind, first.ruleset, dict(first.options or {}), first.version,
                      first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash, r.asking_hash) for r in seat_rows),
                      tuple(hands), cleared)

@@ -33,6 +33,9 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
+SKULL_KING = "skull-king"
+
+
 class Phase(StrEnum):
     """Where a hand stands: bids secret (bidding, counting), then played, then scored."""
 
@@ -54,6 +57,8 @@ class Game(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    # Which game of the shelf: Skull King, or one in `scorekeeper.shelf` (its rounds are `Play`s).
+    kind: Mapped[str] = mapped_column(String(16), default=SKULL_KING, server_default=SKULL_KING)
     ruleset: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -70,6 +75,8 @@ class Game(db.Model):
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan")
     hands: Mapped[list[HandRecord]] = relationship(
         back_populates="game", order_by="HandRecord.number", cascade="all, delete-orphan")
+    plays: Mapped[list[Play]] = relationship(
+        back_populates="game", order_by="Play.number", cascade="all, delete-orphan")
 
 
 class Seat(db.Model):
@@ -158,6 +165,21 @@ class EntryRecord(db.Model):
     fixing: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     hand: Mapped[HandRecord] = relationship(back_populates="entries")
+
+
+class Play(db.Model):
+    """One game of a Skip-Bo match or one round of Dracula: its entries as that game's pad writes them."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # False while its entries are still coming in (the last one only).
+    closed: Mapped[bool] = mapped_column(default=False)
+
+    game: Mapped[Game] = relationship(back_populates="plays")
 
 
 class Event(db.Model):

@@ -51,13 +51,15 @@ class Pad:
     claimed_totals: dict[str, int] | None = None
 
 
-def _is_int(value: object) -> bool:
+def is_whole(value: object) -> bool:
+    """Whether a JSON value is a whole number (true and false are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _shown(value: object) -> str:
-    shown = json.dumps(value, ensure_ascii=False)
-    return shown if len(shown) <= 60 else shown[:57] + "…"
+def shown(value: object) -> str:
+    """A JSON value as a message quotes it, cut short when long."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"
 
 
 def _json_kind(value: object) -> str:
@@ -73,15 +75,21 @@ def _json_kind(value: object) -> str:
     return "a list"
 
 
-class _Reader:
-    """Walks a document, collecting problems instead of stopping at the first."""
+class Reader:
+    """Walks a document, collecting problems instead of stopping at the first.
+
+    `unit` says what the numbers in its problems count: hands here, games or rounds in the
+    pads of the other games on the shelf, which read theirs with it too.
+    """
+
+    unit = "hand"
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
     def add(self, template: str, hand: int | None = None, players: tuple[str, ...] = (),
             **params: object) -> None:
-        self.problems.append(Problem(template, params, hand, players))
+        self.problems.append(Problem(template, params, hand, players, self.unit))
 
     def unknown_keys(self, obj: Mapping[str, Any], allowed: tuple[str, ...],
                      hand: int | None = None, players: tuple[str, ...] = ()) -> None:
@@ -102,13 +110,13 @@ class _Reader:
                 self.add(N_("“%(key)s” is missing."), hand, key=key)
             return None
         value = obj[key]
-        if not _is_int(value):
+        if not is_whole(value):
             if players:
                 self.add(N_("%(names)s: “%(key)s” must be a whole number, not %(value)s."),
-                         hand, players, key=key, value=_shown(value))
+                         hand, players, key=key, value=shown(value))
             else:
                 self.add(N_("“%(key)s” must be a whole number, not %(value)s."),
-                         hand, key=key, value=_shown(value))
+                         hand, key=key, value=shown(value))
             return None
         return value
 
@@ -119,14 +127,14 @@ class _Reader:
         self.unknown_keys(doc, TOP_KEYS)
         if doc.get("format") != FORMAT:
             self.add(N_("“format” must be “%(format)s”, not %(value)s."),
-                     format=FORMAT, value=_shown(doc.get("format")))
-        if doc.get("version") != VERSION or not _is_int(doc.get("version")):
+                     format=FORMAT, value=shown(doc.get("format")))
+        if doc.get("version") != VERSION or not is_whole(doc.get("version")):
             self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
-                     version=VERSION, value=_shown(doc.get("version")))
+                     version=VERSION, value=shown(doc.get("version")))
         ruleset = doc.get("ruleset")
         if ruleset not in rules.RULESETS:
             self.add(N_("“ruleset” must be classic, doubloons or modern, not %(value)s."),
-                     value=_shown(ruleset))
+                     value=shown(ruleset))
         options = self.read_options(doc.get("options", {}))
         players = self.read_players(doc.get("players"))
         if ruleset not in rules.RULESETS or options is None or players is None:
@@ -142,7 +150,7 @@ class _Reader:
         pad = Pad(table, [])
         raw_hands = doc.get("hands")
         if not isinstance(raw_hands, list):
-            self.add(N_("“hands” must be a list of hands, not %(value)s."), value=_shown(raw_hands))
+            self.add(N_("“hands” must be a list of hands, not %(value)s."), value=shown(raw_hands))
             return None
         planned = rules.cards_per_hand(table)
         if len(raw_hands) > len(planned):
@@ -162,7 +170,7 @@ class _Reader:
 
     def read_options(self, raw: object) -> Options | None:
         if not isinstance(raw, dict):
-            self.add(N_("“options” must be an object, not %(value)s."), value=_shown(raw))
+            self.add(N_("“options” must be an object, not %(value)s."), value=shown(raw))
             return None
         for key in raw:
             if key not in OPTION_KEYS:
@@ -172,32 +180,32 @@ class _Reader:
         if "scoring" in raw:
             if raw["scoring"] not in rules.SCORINGS:
                 self.add(N_("options: “scoring” must be standard or rascal, not %(value)s."),
-                         value=_shown(raw["scoring"]))
+                         value=shown(raw["scoring"]))
                 ok = False
             values["scoring"] = raw["scoring"]
         for key in ("cannonball", "advanced_cards", "rascal_wagers"):
             if key in raw:
                 if not isinstance(raw[key], bool):
                     self.add(N_("options: “%(key)s” must be true or false, not %(value)s."),
-                             key=key, value=_shown(raw[key]))
+                             key=key, value=shown(raw[key]))
                     ok = False
                 values[key] = raw[key]
         if "rounds" in raw:
             rounds = raw["rounds"]
-            if isinstance(rounds, list) and all(_is_int(n) for n in rounds):
+            if isinstance(rounds, list) and all(is_whole(n) for n in rounds):
                 values["rounds"] = tuple(rounds)
             elif isinstance(rounds, str) and rounds in rules.ROUND_STRUCTURES:
                 values["rounds"] = rounds
             else:
                 self.add(N_("options: “rounds” must be one of %(names)s or a list of whole "
                             "numbers, not %(value)s."),
-                         names=", ".join(rules.ROUND_STRUCTURES), value=_shown(rounds))
+                         names=", ".join(rules.ROUND_STRUCTURES), value=shown(rounds))
                 ok = False
         return Options(**values) if ok else None
 
     def read_players(self, raw: object) -> list[str] | None:
         if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-            self.add(N_("“players” must be a list of names, not %(value)s."), value=_shown(raw))
+            self.add(N_("“players” must be a list of names, not %(value)s."), value=shown(raw))
             return None
         return raw
 
@@ -207,7 +215,7 @@ class _Reader:
             return 0
         name = doc["first_dealer"]
         if not isinstance(name, str) or name not in players:
-            self.add(N_("“first_dealer” must be the name of a player, not %(value)s."), value=_shown(name))
+            self.add(N_("“first_dealer” must be the name of a player, not %(value)s."), value=shown(name))
             return None
         return players.index(name)
 
@@ -215,7 +223,7 @@ class _Reader:
                   ) -> tuple[Hand | None, dict[str, int]]:
         claimed: dict[str, int] = {}
         if not isinstance(raw, dict):
-            self.add(N_("a hand must be an object, not %(value)s."), number, value=_shown(raw))
+            self.add(N_("a hand must be an object, not %(value)s."), number, value=shown(raw))
             return None, claimed
         before = len(self.problems)
         self.unknown_keys(raw, HAND_KEYS, number)
@@ -225,7 +233,7 @@ class _Reader:
         entries: list[Entry] = []
         if not isinstance(raw_entries, list):
             self.add(N_("“entries” must be a list, one per player, not %(value)s."), number,
-                     value=_shown(raw_entries))
+                     value=shown(raw_entries))
         else:
             for position, raw_entry in enumerate(raw_entries, start=1):
                 entry, points = self.read_entry(table, number, position, raw_entry)
@@ -250,12 +258,12 @@ class _Reader:
                    ) -> tuple[Entry | None, int | None]:
         if not isinstance(raw, dict):
             self.add(N_("entry %(position)d must be an object, not %(value)s."), number,
-                     position=position, value=_shown(raw))
+                     position=position, value=shown(raw))
             return None, None
         player = raw.get("player")
         if not isinstance(player, str):
             self.add(N_("entry %(position)d: “player” must be a player's name, not %(value)s."),
-                     number, position=position, value=_shown(player))
+                     number, position=position, value=shown(player))
             return None, None
         who = (player,)
         before = len(self.problems)
@@ -272,12 +280,12 @@ class _Reader:
         loot_with = raw.get("loot_with", [])
         if not isinstance(loot_with, list) or not all(isinstance(p, str) for p in loot_with):
             self.add(N_("%(names)s: “loot_with” must be a list of player names, not %(value)s."),
-                     number, who, value=_shown(loot_with))
+                     number, who, value=shown(loot_with))
         wager = self.whole(raw, "wager", number, who, required=False)
         shot = raw.get("shot")
         if shot is not None and not isinstance(shot, str):
             self.add(N_("%(names)s: “shot” must be grapeshot or cannonball, not %(value)s."),
-                     number, who, value=_shown(shot))
+                     number, who, value=shown(shot))
         changed = self.whole(raw, "bid_changed_from", number, who, required=False)
         points = self.whole(raw, "points", number, who, required=False)
         if len(self.problems) > before:
@@ -291,16 +299,16 @@ class _Reader:
                      ) -> dict[str, int] | None:
         if not isinstance(raw, dict):
             self.add(N_("%(names)s: “bonuses” must be an object of counts, not %(value)s."),
-                     number, who, value=_shown(raw))
+                     number, who, value=shown(raw))
             return None
         bonuses = {}
         for key, value in raw.items():
             if key not in table.spec.bonus_values:
                 self.add(N_("%(names)s: “%(key)s” is not a bonus of the %(ruleset)s rules."),
                          number, who, key=key, ruleset=table.ruleset)
-            elif not _is_int(value):
+            elif not is_whole(value):
                 self.add(N_("%(names)s: the bonus “%(key)s” must be a whole number, not %(value)s."),
-                         number, who, key=key, value=_shown(value))
+                         number, who, key=key, value=shown(value))
             else:
                 bonuses[key] = value
         return bonuses
@@ -308,15 +316,15 @@ class _Reader:
     def read_totals(self, table: Table, raw: object) -> dict[str, int] | None:
         if not isinstance(raw, dict):
             self.add(N_("“totals” must be an object of player names and numbers, not %(value)s."),
-                     value=_shown(raw))
+                     value=shown(raw))
             return None
         totals = {}
         for name, value in raw.items():
             if name not in table.players:
                 self.add(N_("totals: “%(name)s” is not playing in this game."), name=name)
-            elif not _is_int(value):
+            elif not is_whole(value):
                 self.add(N_("totals, %(name)s: must be a whole number, not %(value)s."),
-                         name=name, value=_shown(value))
+                         name=name, value=shown(value))
             else:
                 totals[name] = value
         return totals
@@ -327,7 +335,7 @@ def read_pad(doc: object, check: bool = False) -> Pad:
 
     With `check`, the points and totals the pad claims must also match the rules.
     """
-    reader = _Reader()
+    reader = Reader()
     pad = reader.read(doc)
     problems = list(reader.problems)
     if check and pad is not None:
@@ -359,18 +367,22 @@ def nests_deeper_than(text: str, most: int) -> bool:
     return True
 
 
-def load_pad(text: str | bytes, check: bool = False) -> Pad:
-    """Read a pad file's text; raise PadError for bad JSON or a refused pad."""
+def read_json(text: str | bytes) -> object:
+    """A pad file's JSON, of whichever game; PadError for text that is not JSON or nests too deep."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         if nests_deeper_than(text, MAX_DEPTH):
             raise PadError([Problem(N_("The file nests lists and objects deeper than a pad file ever does."))])
-        doc = json.loads(text)
+        return json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise PadError([Problem(N_("The file is not valid JSON: %(error)s."),
                                 {"error": str(error)})]) from None
-    return read_pad(doc, check)
+
+
+def load_pad(text: str | bytes, check: bool = False) -> Pad:
+    """Read a pad file's text; raise PadError for bad JSON or a refused pad."""
+    return read_pad(read_json(text), check)
 
 
 def check_claims(pad: Pad, with_totals: bool = True) -> list[Problem]:

@@ -12,12 +12,9 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
-
-def N_(text: str) -> str:
-    """Mark a message for translation without translating it here."""
-    return text
+from .problems import N_, Problem
 
 
 RULESETS = ("classic", "doubloons", "modern")
@@ -162,48 +159,6 @@ class Hand:
     def finished(self) -> bool:
         """True when every entry has its tricks."""
         return all(e.tricks is not None for e in self.entries)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why a table, hand or entry cannot be: an English template and its values.
-
-    `hand` is the hand number (None for the table); `players` are the players
-    concerned, so screens can show the problem next to them.
-    """
-
-    template: str
-    params: Mapping[str, object] = field(default_factory=dict)
-    hand: int | None = None
-    players: tuple[str, ...] = ()
-
-    def message(
-        self,
-        translate: Callable[[str], str] = lambda s: s,
-        join: Callable[[Sequence[str]], str] | None = None,
-    ) -> str:
-        """The plain sentence, starting with the hand, the players' names joined."""
-        join = join or join_names
-        values = dict(self.params)
-        values.setdefault("names", join(self.players))
-        text = translate(self.template) % values
-        if self.hand is None:
-            return text
-        if self.template.startswith("%(names)s: "):
-            # "Hand 4, Ben: …" reads better than "Hand 4: Ben: …".
-            return translate(N_("Hand %(number)d, %(text)s")) % {"number": self.hand, "text": text}
-        return translate(N_("Hand %(number)d: %(text)s")) % {"number": self.hand, "text": text}
-
-    def __str__(self) -> str:
-        return self.message()
-
-
-def join_names(names: Sequence[str]) -> str:
-    """Join names as in an English sentence: "Ann", "Ann and Ben", "Ann, Ben and Cara"."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # --- cards per hand ---------------------------------------------------------------

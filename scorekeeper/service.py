@@ -12,17 +12,17 @@ import secrets
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
-from typing import Mapping
+from typing import Any, Mapping
 
 from sqlalchemy import delete, func, select
 
-from . import games, rules
+from . import games, rules, shelf
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
 from .live import CHANGES, CHANNEL
-from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Seat, new_join_code, new_public_id,
-                     utcnow)
+from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Play, Seat, new_join_code,
+                     new_public_id, utcnow)
 from .pad import Pad
 from .rules import N_, Entry, Hand, Problem, Table
 
@@ -170,6 +170,63 @@ def import_game(pad: Pad) -> Outcome:
     if all(r.stored_phase == Phase.SCORED for r in game.hands):
         _open_next_hand(game, pad.table)
     return _commit(game, "import", secret=game.host_token)
+
+
+def _new_match(kind: Any, setup: Any) -> Game:
+    players, options = kind.stored(setup)
+    game = Game(kind=kind.NAME, ruleset=kind.NAME, options=options, join_code=unused_join_code(),
+                public_id=new_public_id(), host_token=new_public_id())
+    game.seats = [Seat(position=i, name=name) for i, name in enumerate(players)]
+    db.session.add(game)
+    return game
+
+
+def create_match(kind: Any, setup: Any) -> Outcome:
+    """Start a game of another kind on the shelf (a checked setup); the secret is the host's token."""
+    begin_write()
+    return _start(kind, setup, [])
+
+
+def import_match(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
+    """Store a checked pad of another kind as a new game that resumes after its last play."""
+    begin_write()
+    return _start(kind, setup, plays)
+
+
+def _start(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
+    game = _new_match(kind, setup)
+    game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
+    if kind.finished(setup, plays):
+        game.finished_at = utcnow()
+    return _commit(game, "create" if not plays else "import", secret=game.host_token)
+
+
+def play(public_id: str, credentials: Credentials, change: Mapping[str, Any]) -> Outcome:
+    """A change to a game of another kind (a tap on its screen): the kind's rules say what it does."""
+    game = _locked(public_id)
+    kind = shelf.kinds().get(game.kind)
+    if kind is None:
+        db.session.rollback()
+        raise NotFound(public_id)
+    actor = identify(game, credentials)
+    setup = kind.from_stored([s.name for s in game.seats], game.options)
+    closed = [p.data for p in game.plays if p.closed]
+    open_play = next((p for p in game.plays if not p.closed), None)
+    applied = kind.apply(setup, closed, open_play.data if open_play else None,
+                         shelf.Player(actor.seat, actor.is_host), change)
+    if applied.denied:
+        raise _deny()
+    if applied.problems:
+        return _refuse(game, *applied.problems)
+    entries = applied.closed if applied.closed is not None else applied.draft
+    if open_play is None:
+        open_play = Play(number=len(closed) + 1)
+        game.plays.append(open_play)
+    open_play.data = entries
+    open_play.closed = applied.closed is not None
+    if open_play.closed and kind.finished(setup, closed + [entries]):
+        game.finished_at = utcnow()
+    return _commit(game, "play", open_play.number)
 
 
 def rematch(public_id: str, credentials: Credentials) -> Outcome:
@@ -540,5 +597,6 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
 
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
-           "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "find_by_join_code", "free_seat",
-           "import_game", "join", "let_in", "place_bid", "record_results", "rematch", "turn_away"]
+           "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "create_match", "find_by_join_code",
+           "free_seat", "import_game", "import_match", "join", "let_in", "place_bid", "play", "record_results",
+           "rematch", "turn_away"]

@@ -8,11 +8,13 @@ from flask import Response, url_for
 from flask_babel import gettext
 
 from .. import games, service
+from ..models import SKULL_KING
 from ..pad import write_csv
 from . import bp
 from .labels import join_names
 from .rendering import open_page, page, see_other
 from .sessions import credentials, keep_host_token, visitor
+from .matches import export, match_page, pad_text
 from .table import load_state
 
 
@@ -20,6 +22,9 @@ from .table import load_state
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
     game = load_state(public_id)
+    if game.kind != SKULL_KING:
+        # The other games keep their pad on their one screen.
+        return see_other(url_for("pages.game", public_id=public_id))
     table = games.table_of(game)
     rows = games.pad_rows(game, table)
     return page("pad.html", title=gettext("Score pad"), game=game, table=table, rows=rows,
@@ -31,6 +36,8 @@ def pad(public_id: str):
 def screen(public_id: str):
     """The big-screen view for a TV or laptop: leaderboard and pad, updating live."""
     game = load_state(public_id)
+    if game.kind != SKULL_KING:
+        return see_other(url_for("pages.game", public_id=public_id))
     table = games.table_of(game)
     rows = games.pad_rows(game, table)
     record = games.current_hand(game)
@@ -43,6 +50,9 @@ def screen(public_id: str):
 def end(public_id: str):
     """Final standings, the winner, and what each player achieved."""
     game = load_state(public_id)
+    if game.kind != SKULL_KING:
+        # Another game's one screen is its end page too: the winner on top, the pad below.
+        return match_page(public_id)
     if games.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
     standing = games.standings(game)
@@ -55,6 +65,8 @@ def end(public_id: str):
 @bp.post("/games/<public_id>/rematch")
 def rematch(public_id: str):
     """A new game with the same table and rules; the next player deals first."""
+    if load_state(public_id).kind != SKULL_KING:
+        raise service.NotFound(public_id)
     outcome = service.rematch(public_id, credentials(public_id))
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
@@ -71,7 +83,11 @@ def download(body: str, mimetype: str, filename: str) -> Response:
 @bp.get("/games/<public_id>/pad.json")
 def pad_json(public_id: str):
     """The pad file of the game, as a download."""
-    doc = games.export_pad(load_state(public_id))
+    state = load_state(public_id)
+    if state.kind != SKULL_KING:
+        doc, name = export(games.find_game(public_id))
+        return download(pad_text(doc), "application/json", f"{name}-{public_id[:8]}.json")
+    doc = games.export_pad(state)
     return download(json.dumps(doc, indent=2, ensure_ascii=False), "application/json",
                     f"skull-king-{public_id[:8]}.json")
 
@@ -79,5 +95,8 @@ def pad_json(public_id: str):
 @bp.get("/games/<public_id>/pad.csv")
 def pad_csv(public_id: str):
     """The pad as CSV: one row per hand and player, with points and running total."""
-    doc = games.export_pad(load_state(public_id))
+    state = load_state(public_id)
+    if state.kind != SKULL_KING:
+        raise service.NotFound(public_id)
+    doc = games.export_pad(state)
     return download(write_csv(doc), "text/csv", f"skull-king-{public_id[:8]}.csv")

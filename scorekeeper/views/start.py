@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 from flask import current_app, jsonify, request, session, url_for
 from flask_babel import gettext
 
-from .. import forms, games, rules, service
+from .. import forms, games, rules, service, shelf
 from ..extensions import csrf
-from ..pad import PadError, load_pad
+from ..pad import PadError
 from . import bp
 from .labels import say
 from .rendering import open_page, page, see_other
@@ -64,6 +64,14 @@ def new_game():
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
+def import_any(text: bytes) -> service.Outcome:
+    """Store a pad file of any game as a new game; PadError when it is refused (nothing stored)."""
+    kind, read = shelf.read_any(text)
+    if kind is None:
+        return service.import_game(read)
+    return service.import_match(kind, *read)
+
+
 @bp.post("/games/import")
 @csrf.exempt
 def import_game():
@@ -75,10 +83,9 @@ def import_game():
         return page("index.html", 429, title=gettext("Skull King scorekeeper"), import_problems=[message])
     if request.is_json:
         try:
-            pad = load_pad(request.get_data(), check=True)
+            outcome = import_any(request.get_data())
         except PadError as error:
             return jsonify(problems=[say(p) for p in error.problems]), 422
-        outcome = service.import_game(pad)
         url = url_for("pages.game", public_id=outcome.public_id, _external=True)
         host_url = url_for("pages.host", public_id=outcome.public_id, token=outcome.secret, _external=True)
         response = jsonify(url=url, host_url=host_url)
@@ -93,11 +100,10 @@ def import_game():
         problems = [gettext("Choose a pad file to import.")]
     else:
         try:
-            pad = load_pad(upload.read(), check=True)
+            outcome = import_any(upload.read())
         except PadError as error:
             problems = [say(p) for p in error.problems]
         else:
-            outcome = service.import_game(pad)
             keep_host_token(outcome.public_id, outcome.secret)
             return open_page(url_for("pages.game", public_id=outcome.public_id))
     return page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)

@@ -17,13 +17,14 @@ from .. import forms, games, rules, service
 from ..access import Actor, Credentials, Role, asking_for, identify
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
-from ..models import Phase, utcnow
+from ..models import SKULL_KING, Phase, utcnow
 from ..rules import Problem
 from ..service import Intent, Results
 from . import bp
 from .labels import problems_by_player, say
 from .rendering import not_yours, open_page, page, see_other
 from .sessions import credentials, keep_seat_token, visitor
+from .matches import match_page
 
 
 def load_state(public_id: str) -> games.GameState:
@@ -176,6 +177,9 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
 def game_page(public_id: str, status: int = 200, problems: list[Problem] | None = None, form: Any = None):
     """The game as this browser may see it: the shared table, and its own card (host, phone or viewer)."""
     state = load_state(public_id)
+    if state.kind != SKULL_KING:
+        # Another game of the shelf: its own screen.
+        return match_page(public_id, status, [say(p) for p in problems or []])
     me = identify(state, credentials(public_id))
     if problems and me.role == Role.VIEWER:
         # A viewer has no forms: whatever it sent was not its to send.

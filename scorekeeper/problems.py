@@ -1,0 +1,68 @@
+"""Why something cannot be, in words: shared by the rules of every game on the shelf.
+
+A `Problem` holds an English template and its values; the web layer translates it, the
+command line prints it as is. Pure Python, like the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+
+def N_(text: str) -> str:
+    """Mark a message for translation without translating it here."""
+    return text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a table, hand or entry cannot be: an English template and its values.
+
+    `hand` is the hand number (None for the table); `players` are the players
+    concerned, so screens can show the problem next to them.
+    """
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    hand: int | None = None
+    players: tuple[str, ...] = ()
+    # What `hand` numbers: a Skull King hand, a Skip-Bo game, a Dracula round.
+    unit: str = "hand"
+
+    def message(
+        self,
+        translate: Callable[[str], str] = lambda s: s,
+        join: Callable[[Sequence[str]], str] | None = None,
+    ) -> str:
+        """The plain sentence, starting with the hand, the players' names joined."""
+        join = join or join_names
+        values = dict(self.params)
+        values.setdefault("names", join(self.players))
+        text = translate(self.template) % values
+        if self.hand is None:
+            return text
+        # "Hand 4, Ben: …" reads better than "Hand 4: Ben: …".
+        named = self.template.startswith("%(names)s: ")
+        return translate(PLACES[self.unit][named]) % {"number": self.hand, "text": text}
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Join names as in an English sentence: "Ann", "Ann and Ben", "Ann, Ben and Cara"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+
+
+# Where a problem is, before its sentence: without and with a name leading the sentence.
+PLACES = {
+    "hand": (N_("Hand %(number)d: %(text)s"), N_("Hand %(number)d, %(text)s")),
+    "game": (N_("Game %(number)d: %(text)s"), N_("Game %(number)d, %(text)s")),
+    "round": (N_("Round %(number)d: %(text)s"), N_("Round %(number)d, %(text)s")),
+}

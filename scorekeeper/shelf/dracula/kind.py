@@ -1,0 +1,120 @@
+"""Dracula on the table: a game set up from the new-game form, its coffins entered from a phone, shown."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...problems import N_, Problem
+from .. import Applied, NewMatch, Player
+from . import pad
+from .rules import (DEFAULT_TARGET, ENTRY_ORDER, KING, QUEEN, RANKS, ROUNDS_PER_SET, SUITS, Setup, credited_scores,
+                    lines, parse_coffin, standing, validate_round)
+
+NAME = "dracula"
+FORMAT = pad.FORMAT
+TITLE = N_("Dracula")
+TEMPLATE = "dracula/round.html"
+NEW_TEMPLATE = "dracula/new.html"
+
+
+def setup_from_form(form: Any) -> NewMatch:
+    """The game the new-game form describes: who plays the Queen's way (rows), who the King's, the target."""
+    found = NewMatch(names=[n.strip() for n in form.getlist("player")][:2])
+    names = [n for n in found.names if n]
+    raw = str(form.get("target", "") or "").strip()
+    target = DEFAULT_TARGET
+    if raw:
+        if raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) >= 1:
+            target = int(raw)
+        else:
+            found.problems.append(Problem(N_("The target must be a whole number of points, at least 1.")))
+    if len(names) != 2:
+        found.problems.append(Problem(N_("Dracula is for two players: give both names.")))
+    elif names[0] == names[1]:
+        found.problems.append(Problem(N_("Every player needs a different name.")))
+    if not found.problems:
+        queen, king = names if form.get("queen", "0") != "1" else names[::-1]
+        found.setup = Setup(queen, king, target)
+    return found
+
+
+def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+    """The seats' names (the Queen's way first) and the options as the database keeps them."""
+    return [setup.queen, setup.king], {"target": setup.target}
+
+
+def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+    """The setup of a stored game."""
+    return Setup(players[0], players[1], options["target"])
+
+
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
+    """A pad file's game and its rounds, as stored; PadError with every problem."""
+    game = pad.read(doc, check)
+    return game.setup, [{"coffin": coffin} for coffin in game.coffins]
+
+
+def write_pad(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """The pad file of a game."""
+    return pad.write(setup, [p["coffin"] for p in plays])
+
+
+def finished(setup: Setup, plays: list[Mapping[str, Any]]) -> bool:
+    """Whether the game is over."""
+    return standing(setup, [p["coffin"] for p in plays]).winner is not None
+
+
+def parse_change(form: Any) -> dict[str, Any] | None:
+    """The nine cards of a coffin as typed or tapped, in reading order."""
+    cells = [str(form.get(f"cell-{i}", "")) for i in range(9)]
+    return {"coffin": parse_coffin([cell[:4] for cell in cells])}
+
+
+def apply(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+          change: Mapping[str, Any]) -> Applied:
+    """A coffin entered by either player's phone or the host: checked, then the round is scored."""
+    if actor.seat is None and not actor.is_host:
+        return Applied(denied=True)
+    coffin = change["coffin"]
+    blank = [str(i + 1) for i, card in enumerate(c for row in coffin for c in row) if not card]
+    number = len(plays) + 1
+    if blank:
+        return Applied(problems=(Problem(N_("the coffin has nine cards: %(count)d are missing."),
+                                         {"count": len(blank)}, number, (), "round"),))
+    problems = validate_round(setup, number, coffin, [p["coffin"] for p in plays])
+    if problems:
+        return Applied(problems=tuple(problems))
+    return Applied(closed={"coffin": coffin})
+
+
+def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, Any]:
+    """One scored round: each player's lines with value and multiplier, the line each is credited, the points."""
+    rows, columns = lines(coffin, QUEEN), lines(coffin, KING)
+    queen, king = credited_scores([l.score for l in rows], [l.score for l in columns])
+    return {"number": number, "coffin": coffin, "rows": rows, "columns": columns,
+            "points": {setup.queen: queen, setup.king: king},
+            "credited": {QUEEN: next(i for i, l in enumerate(rows) if l.score == queen),
+                         KING: next(i for i, l in enumerate(columns) if l.score == king)}}
+
+
+def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+            actor: Player) -> dict[str, Any]:
+    """What the round screen shows: the last round scored, the sets so far, the totals, the winner."""
+    coffins = [p["coffin"] for p in plays]
+    now = standing(setup, coffins)
+    rounds = [round_view(setup, number, coffin) for number, coffin in enumerate(coffins, start=1)]
+    sets = [rounds[i:i + ROUNDS_PER_SET] for i in range(0, len(rounds), ROUNDS_PER_SET)]
+    leader = max(now.totals)
+    order = sorted((0, 1), key=lambda i: (-now.totals[i], i))
+    names = setup.players
+    return {
+        "setup": setup, "rounds": rounds, "sets": sets, "bonuses": now.bonuses,
+        "last": rounds[-1] if rounds else None,
+        "round_number": len(coffins) + 1,
+        "set_number": now.set_number, "round_in_set": now.rounds_in_set + 1,
+        "standings": [{"name": names[i], "total": now.totals[i], "gap": leader - now.totals[i],
+                       "rank": 1 + (now.totals[1 - i] > now.totals[i]), "provisional_total": None} for i in order],
+        "champion": None if now.winner is None else names[now.winner],
+        "ranks": RANKS, "suits": SUITS, "entry_order": ENTRY_ORDER,
+        "can_enter": actor.is_host or actor.seat is not None,
+    }

@@ -1,0 +1,139 @@
+"""The `dracula-pad` file: read strictly (every problem at once), written with points, bonuses and totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...pad import PadError, Reader, is_whole, shown
+from ...problems import N_, Problem
+from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
+
+FORMAT = "dracula-pad"
+VERSION = 1
+TOP_KEYS = ("format", "version", "players", "target", "sets", "totals")
+SET_KEYS = ("rounds", "bonus")
+ROUND_KEYS = ("coffin", "points")
+
+Coffin = list[list[str]]
+
+
+@dataclass
+class Game:
+    """A read pad: the setup and the coffins of its rounds, in order, with what it claimed."""
+
+    setup: Setup
+    coffins: list[Coffin]
+    claimed: list[Problem] = field(default_factory=list)
+
+
+class _Reader(Reader):
+    unit = "round"
+
+    def read(self, doc: dict[str, Any], check: bool) -> Game | None:
+        self.unknown_keys(doc, TOP_KEYS)
+        if doc.get("version") != VERSION or not is_whole(doc.get("version")):
+            self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
+                     version=VERSION, value=shown(doc.get("version")))
+        players = doc.get("players")
+        if (not isinstance(players, dict) or set(players) != {"queen", "king"}
+                or not all(isinstance(n, str) and n.strip() for n in players.values())
+                or players["queen"] == players["king"]):
+            self.add(N_("“players” must name two different players: {\"queen\": …, \"king\": …}, not %(value)s."),
+                     value=shown(players))
+            return None
+        target = self.whole(doc, "target", required=False)
+        if "target" in doc and (target is None or target < 1):
+            self.add(N_("“target” must be at least 1."))
+            return None
+        setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
+        game = Game(setup, [])
+        sets = doc.get("sets", [])
+        if not isinstance(sets, list):
+            self.add(N_("“sets” must be a list of sets, not %(value)s."), value=shown(sets))
+            return None
+        for index, raw_set in enumerate(sets, start=1):
+            if not isinstance(raw_set, dict) or not isinstance(raw_set.get("rounds"), list):
+                self.add(N_("set %(set)d must be an object with a list of “rounds”."), set=index)
+                return None
+            self.unknown_keys(raw_set, SET_KEYS)
+            rounds = raw_set["rounds"]
+            last = index == len(sets)
+            if len(rounds) > ROUNDS_PER_SET or (not last and len(rounds) != ROUNDS_PER_SET):
+                self.add(N_("set %(set)d has %(count)d rounds: a set is six rounds (the last may have fewer)."),
+                         set=index, count=len(rounds))
+                return None
+            set_points = [0, 0]
+            for raw in rounds:
+                number = len(game.coffins) + 1
+                coffin = self.read_round(setup, number, raw, game.coffins)
+                if coffin is None:
+                    return None
+                game.coffins.append(coffin)
+                scored = points_by_name(setup, coffin)
+                set_points = [set_points[0] + scored[setup.queen], set_points[1] + scored[setup.king]]
+                if check and "points" in raw:
+                    self.compare(game, number, raw["points"], scored)
+            if check and "bonus" in raw_set:
+                bonus = set_bonus((set_points[0], set_points[1])) if len(rounds) == ROUNDS_PER_SET else (0, 0)
+                self.compare(game, None, raw_set["bonus"], {setup.queen: bonus[0], setup.king: bonus[1]},
+                             what=N_("set %(set)d, bonus: %(names)s: the pad says %(claimed)s, the rules give %(given)d."),
+                             set=index)
+        if check and "totals" in doc:
+            found = standing(setup, game.coffins).totals
+            self.compare(game, None, doc["totals"], {setup.queen: found[0], setup.king: found[1]},
+                         what=N_("totals: %(names)s: the pad says %(claimed)s, the rules give %(given)d."))
+        return game
+
+    def read_round(self, setup: Setup, number: int, raw: object, before: list[Coffin]) -> Coffin | None:
+        if not isinstance(raw, dict):
+            self.add(N_("a round must be an object, not %(value)s."), number, value=shown(raw))
+            return None
+        self.unknown_keys(raw, ROUND_KEYS, number)
+        coffin = raw.get("coffin")
+        if not (isinstance(coffin, list) and all(isinstance(row, list) and all(isinstance(c, str) for c in row)
+                                                 for row in coffin)):
+            self.add(N_("“coffin” must be three rows of three cards, not %(value)s."), number, value=shown(coffin))
+            return None
+        problems = validate_round(setup, number, coffin, before)
+        self.problems.extend(problems)
+        return None if problems else [list(row) for row in coffin]
+
+    def compare(self, game: Game, number: int | None, claimed: object, given: dict[str, int],
+                what: str = N_("%(names)s: the pad says %(claimed)s, the rules give %(given)d."), **params: object) -> None:
+        if not isinstance(claimed, dict) or set(claimed) != set(given):
+            self.add(N_("stated points must give both players a number, not %(value)s."), number,
+                     value=shown(claimed))
+            return
+        for name, points in given.items():
+            if claimed[name] != points:
+                game.claimed.append(Problem(what, {"claimed": shown(claimed[name]), "given": points, **params},
+                                            number, (name,), "round"))
+
+
+def read(doc: dict[str, Any], check: bool = False) -> Game:
+    """Read a `dracula-pad` document (its format already known); PadError with every problem."""
+    reader = _Reader()
+    game = reader.read(doc, check)
+    problems = list(reader.problems)
+    if game is not None and not problems:
+        problems = list(game.claimed)
+    if problems or game is None:
+        raise PadError(problems)
+    return game
+
+
+def write(setup: Setup, coffins: list[Coffin]) -> dict[str, Any]:
+    """The pad document of a game: rounds in sets of six, each with its points, each set with its bonus."""
+    sets = []
+    for start in range(0, max(len(coffins), 1), ROUNDS_PER_SET):
+        chunk = coffins[start:start + ROUNDS_PER_SET]
+        rounds = [{"coffin": [list(row) for row in coffin], "points": dict(points_by_name(setup, coffin))}
+                  for coffin in chunk]
+        queen = sum(r["points"][setup.queen] for r in rounds)
+        king = sum(r["points"][setup.king] for r in rounds)
+        bonus = set_bonus((queen, king)) if len(chunk) == ROUNDS_PER_SET else (0, 0)
+        sets.append({"rounds": rounds, "bonus": {setup.queen: bonus[0], setup.king: bonus[1]}})
+    totals = standing(setup, coffins).totals
+    return {"format": FORMAT, "version": VERSION, "players": {"queen": setup.queen, "king": setup.king},
+            "target": setup.target, "sets": sets, "totals": {setup.queen: totals[0], setup.king: totals[1]}}

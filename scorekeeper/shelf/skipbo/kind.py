@@ -1,0 +1,158 @@
+"""Skip-Bo on the table: its match set up from the new-game form, stored, changed from phones, shown."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...problems import N_, Problem
+from .. import Applied, NewMatch, Player
+from . import pad
+from .rules import (DEFAULT_TARGET, MAX_PLAYERS, GameResult, Setup, default_stock, match_winner, opponents, points,
+                    totals, validate_game, validate_setup)
+
+NAME = "skip-bo"
+FORMAT = pad.FORMAT
+TITLE = N_("Skip-Bo match")
+TEMPLATE = "skipbo/match.html"
+NEW_TEMPLATE = "skipbo/new.html"
+
+
+def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch) -> int:
+    raw = str(form.get(key, "") or "").strip()
+    if not raw:
+        return default
+    if raw.isascii() and raw.isdigit() and len(raw) <= 6:
+        return int(raw)
+    found.problems.append(Problem(N_("“%(value)s” is not a whole number."), {"value": raw[:20]}))
+    return default
+
+
+def setup_from_form(form: Any) -> NewMatch:
+    """The match the new-game form describes: names in seat order, teams of two by seat, stock, target."""
+    found = NewMatch(names=[n.strip() for n in form.getlist("player")][:MAX_PLAYERS])
+    names = tuple(n for n in found.names if n)
+    teams = tuple((i, i + 1) for i in range(0, len(names), 2)) if form.get("teams") == "on" else ()
+    stock = _whole(form, "stock", default_stock(len(names)), found)
+    target = _whole(form, "target", DEFAULT_TARGET, found)
+    setup = Setup(names, stock, target, teams)
+    found.problems.extend(validate_setup(setup))
+    if not found.problems:
+        found.setup = setup
+    return found
+
+
+def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+    """The seats' names and the options as the database keeps them."""
+    return list(setup.players), {"stock": setup.stock, "target": setup.target,
+                                 "teams": [list(team) for team in setup.teams]}
+
+
+def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+    """The setup of a stored match."""
+    return Setup(tuple(players), options["stock"], options["target"],
+                 tuple((a, b) for a, b in options.get("teams", [])))
+
+
+def _result(data: Mapping[str, Any]) -> GameResult:
+    return GameResult(data["winner"], dict(data.get("left", {})))
+
+
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
+    """A pad file's match and its games, as stored; PadError with every problem."""
+    match = pad.read(doc, check)
+    return match.setup, [{"winner": r.winner, "left": dict(r.left)} for r in match.results]
+
+
+def write_pad(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """The pad file of a match."""
+    return pad.write(setup, [_result(p) for p in plays])
+
+
+def finished(setup: Setup, plays: list[Mapping[str, Any]]) -> bool:
+    """Whether the match is over."""
+    return match_winner(setup, [_result(p) for p in plays]) is not None
+
+
+def parse_change(form: Any) -> dict[str, Any] | None:
+    """What a tap on the match screen asks for, or None when it makes no sense."""
+    def number(key: str) -> int | None:
+        raw = str(form.get(key, "")).strip()
+        return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 4 else None
+
+    if "went_out" in form:
+        side = number("went_out")
+        return None if side is None else {"went_out": side}
+    if "left" in form:
+        return {"left": number("left"), "seat": number("seat")}
+    return None
+
+
+def apply(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+          change: Mapping[str, Any]) -> Applied:
+    """One tap: who went out (their own side from a phone, anyone from the host), or cards left (one's own)."""
+    results = [_result(p) for p in plays]
+    number = len(results) + 1
+
+    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied:
+        return Applied(problems=(Problem(template, params, number, players, "game"),))
+
+    if match_winner(setup, results) is not None:
+        return refuse(N_("the match is already won: no game after it."))
+    if "went_out" in change:
+        side = change["went_out"]
+        if not 0 <= side < len(setup.sides):
+            return refuse(N_("the winner must be one of the players."))
+        if not actor.is_host and actor.seat not in setup.sides[side]:
+            return Applied(denied=True)
+        return Applied(draft={"winner": side, "left": {}})
+    seat = change.get("seat") if actor.is_host else actor.seat
+    if seat is None or not 0 <= seat < len(setup.players):
+        return Applied(denied=True) if not actor.is_host else refuse(N_("Pick a player."))
+    name = setup.players[seat]
+    if not draft or draft.get("winner") is None:
+        return refuse(N_("%(names)s: first tap who went out."), (name,))
+    winner = draft["winner"]
+    if name not in opponents(setup, winner):
+        return refuse(N_("%(names)s went out, so has no cards left to count."), (name,))
+    cards = change.get("left")
+    if cards is None:
+        return refuse(N_("%(names)s: the cards left are a whole number."), (name,))
+    left = {**draft.get("left", {}), name: cards}
+    result = GameResult(winner, left)
+    complete = set(left) == set(opponents(setup, winner))
+    problems = validate_game(setup, number, result, results, complete=complete)
+    if not complete:
+        problems = [p for p in problems if p.players == (name,)]
+    if problems:
+        return Applied(problems=tuple(problems))
+    data = {"winner": winner, "left": left}
+    return Applied(closed=data) if complete else Applied(draft=data)
+
+
+def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+            actor: Player) -> dict[str, Any]:
+    """What the match screen shows: the games so far with running totals, the game being entered, who won."""
+    results = [_result(p) for p in plays]
+    rows, running = [], [0] * len(setup.sides)
+    for number, result in enumerate(results, start=1):
+        running[result.winner] += points(result)
+        rows.append({"number": number, "winner": setup.side_name(result.winner), "left": result.left,
+                     "points": points(result), "totals": list(running)})
+    found = totals(setup, results)
+    leader = max(found, default=0)
+    order = sorted(range(len(setup.sides)), key=lambda side: (-found[side], side))
+    winner = draft.get("winner") if draft else None
+    return {
+        "setup": setup, "rows": rows,
+        "sides": [setup.side_name(side) for side in range(len(setup.sides))],
+        "standings": [{"name": setup.side_name(side), "total": found[side], "gap": leader - found[side],
+                       "rank": 1 + sum(t > found[side] for t in found), "provisional_total": None} for side in order],
+        "champion": (None if match_winner(setup, results) is None
+                     else setup.side_name(match_winner(setup, results))),
+        "game_number": len(results) + 1,
+        "draft_winner": winner,
+        "waiting_for": opponents(setup, winner) if winner is not None else [],
+        "left": dict(draft.get("left", {})) if draft else {},
+        "mine": actor.seat,
+        "my_side": next((side for side, seats in enumerate(setup.sides) if actor.seat in seats), None),
+    }

@@ -1,0 +1,97 @@
+"""The other games on the shelf (Skip-Bo, Dracula): their new-game forms, their one screen, their taps.
+
+Each game's `kind` module says what its screen shows and what a tap does; the table's
+machinery (join, seats, the live stream, pad files) is the same as Skull King's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import abort, request, url_for
+from flask_babel import gettext
+
+from .. import games, service, shelf
+from ..models import SKULL_KING
+from . import bp
+from .labels import say
+from .rendering import open_page, page, see_other
+from .sessions import credentials, keep_host_token, visitor
+
+
+def kind_named(name: str) -> Any:
+    """The game of the shelf called `name`, or a 404."""
+    kind = shelf.kinds().get(name)
+    if kind is None:
+        abort(404)
+    return kind
+
+
+def kind_of(game: Any) -> Any | None:
+    """The shelf game a stored game is, or None for Skull King."""
+    return None if game.kind == SKULL_KING else shelf.kinds().get(game.kind)
+
+
+@bp.route("/games/new/<kind_name>", methods=["GET", "POST"])
+def new_match(kind_name: str):
+    """The new-game form of another game on the shelf; a valid one starts it, run by this browser."""
+    from .start import too_many_new_games
+
+    kind = kind_named(kind_name)
+    title = gettext(kind.TITLE)
+    if request.method == "GET":
+        return page(kind.NEW_TEMPLATE, title=title, form=None, problems=[], kind=kind)
+    if too_many_new_games():
+        return page(kind.NEW_TEMPLATE, 429, title=title, form=request.form, kind=kind,
+                    problems=[gettext("Too many new games from here. Wait a minute and try again.")])
+    found = kind.setup_from_form(request.form)
+    if found.setup is None:
+        return page(kind.NEW_TEMPLATE, 422, title=title, form=request.form, kind=kind,
+                    problems=[say(p) for p in found.problems])
+    outcome = service.create_match(kind, found.setup)
+    keep_host_token(outcome.public_id, outcome.secret)
+    return open_page(url_for("pages.game", public_id=outcome.public_id))
+
+
+def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
+    """The one screen of a shelf game: the table, this browser's own taps, the pad and the leaderboard."""
+    game = games.find_game(public_id)
+    if game is None:
+        raise service.NotFound(public_id)
+    kind = kind_of(game)
+    setup = kind.from_stored([s.name for s in game.seats], game.options)
+    closed = [p.data for p in game.plays if p.closed]
+    draft = next((p.data for p in game.plays if not p.closed), None)
+    me = visitor(game)
+    context = kind.context(setup, closed, draft, shelf.Player(me.seat, me.is_host))
+    return page(kind.TEMPLATE, status, title=gettext(kind.TITLE), game=game, visitor=me, kind=kind,
+                problems=problems or [], **context)
+
+
+@bp.post("/games/<public_id>/play")
+def play(public_id: str):
+    """A tap on a shelf game's screen: who went out, cards left, a coffin."""
+    game = games.find_game(public_id)
+    kind = kind_of(game) if game is not None else None
+    if kind is None:
+        raise service.NotFound(public_id)
+    change = kind.parse_change(request.form)
+    if change is None:
+        return match_page(public_id, 422, [gettext("The request could not be understood. Reload the page and try again.")])
+    outcome = service.play(public_id, credentials(public_id), change)
+    if not outcome.ok:
+        return match_page(public_id, 422, [say(p) for p in outcome.problems])
+    return see_other(url_for("pages.game", public_id=public_id))
+
+
+def export(game: Any) -> tuple[dict[str, Any], str]:
+    """The pad file of a shelf game, and the start of its file name."""
+    kind = kind_of(game)
+    setup = kind.from_stored([s.name for s in game.seats], game.options)
+    return kind.write_pad(setup, [p.data for p in game.plays if p.closed]), kind.NAME
+
+
+def pad_text(doc: dict[str, Any]) -> str:
+    """A pad document as its file holds it."""
+    return json.dumps(doc, indent=2, ensure_ascii=False)
