@@ -134,6 +134,30 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     host.goto(game + "/no-such-page")
     check(host, "not found")
 
+    # The other games on the shelf: their forms, a game being entered, a round with its lines.
+    host.goto(live_server + "/games/new/skip-bo")
+    check(host, "skip-bo: new match")
+    host.fill("#player-0", "Anne")
+    host.fill("#player-1", "Ben")
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host.locator(".match-now")).to_be_visible()
+    check(host, "skip-bo: who went out")
+    host.locator(".match-now button[name=went_out]").first.click()
+    expect(host.locator(".left-form")).to_be_visible()
+    check(host, "skip-bo: cards left")
+    host.goto(live_server + "/games/new/dracula")
+    check(host, "dracula: new game")
+    host.fill("#player-0", "Anne")
+    host.fill("#player-1", "Ben")
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host.locator(".coffin")).to_be_visible()
+    check(host, "dracula: the coffin")
+    for cell, card in enumerate("5H 7H 2C QS 9D QH KD 4S 10S".split()):
+        host.fill(f"#cell-{cell}", card)
+    host.locator(".coffin-form button[type=submit]").click()
+    expect(host.locator(".last-round")).to_be_visible()
+    check(host, "dracula: a round scored")
+
     imported = host.request.post(live_server + "/games/import", data=json.dumps(finished_pad),
                                  headers={"Content-Type": "application/json"})
     assert imported.status == 201

@@ -83,3 +83,45 @@ def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, 
     totals = {row.locator("th").inner_text().strip(): row.locator(".total").inner_text().strip()
               for row in anne.locator(".leaderboard tbody tr").all()}
     assert totals == {"Anne": "20", "Ben": "10"}
+
+
+def test_skipbo_and_dracula_with_the_keyboard_alone(browser, live_server: str) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    page.goto(live_server + "/games/new/skip-bo")
+    page.locator("#player-0").focus()
+    page.keyboard.type("Anne")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Ben")
+    tab_to(page, "#target")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("30")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Game 1")).to_be_visible()
+    wait_for_focus_on_the_page(page)
+    tab_to(page, "button[name=went_out][value='0']")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Anne went out")).to_be_visible()
+    wait_for_focus_on_the_page(page)
+    tab_to(page, "#left-1")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Anne wins the match!")).to_be_visible()
+
+    page.goto(live_server + "/games/new/dracula")
+    page.locator("#player-0").focus()
+    page.keyboard.type("Anne")
+    tab_to(page, "#player-1")
+    page.keyboard.type("Ben")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Set 1, round 1 of 6")).to_be_visible()
+    wait_for_focus_on_the_page(page)
+    tab_to(page, "#cell-0")
+    for card in "5H 7H 2C QS 9D QH KD 4S 10S".split():
+        page.keyboard.type(card.lower())
+        page.keyboard.press("Tab")
+    tab_to(page, ".coffin-form button[type=submit]")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Round 1: Anne 29 · Ben 20")).to_be_visible()

@@ -138,7 +138,7 @@ def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> d
         host.post(f"{game}/hands/1/bid", data={"seat": str(seat), "bid": "0"})
     pages["phone: results"] = phone.get(game).get_data(as_text=True)
     pages["host: results"] = host.get(game).get_data(as_text=True)
-    phone.post(f"{game}/hands/1", data={"intent": "trick"})
+    phone.post(f"{game}/hands/1", data={"intent": "done", "tricks-0": "1"})
     pages["host: refused"] = host.post(f"{game}/hands/1", data={
         "intent": "score", "tricks-1": "1", "tricks-2": "0"}).get_data(as_text=True)
     host.post(f"{game}/hands/1", data={"intent": "score", "tricks-1": "0", "tricks-2": "0"})
@@ -146,6 +146,21 @@ def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> d
     pages["big screen"] = host.get(f"{game}/screen").get_data(as_text=True)
     pages["correction"] = host.get(f"{game}/hands/1").get_data(as_text=True)
     pages["end"] = host.get(import_as_host(host, finished_pad) + "/end").get_data(as_text=True)
+    # The other games on the shelf: their forms and screens, a refusal, a scored round.
+    pages["skip-bo: new"] = host.get("/games/new/skip-bo").get_data(as_text=True)
+    match = host.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    pages["skip-bo: who went out"] = host.get(match).get_data(as_text=True)
+    host.post(f"{match}/play", data={"went_out": "0"})
+    pages["skip-bo: refused"] = host.post(f"{match}/play", data={"left": "0", "seat": "1"}).get_data(as_text=True)
+    host.post(f"{match}/play", data={"left": "3", "seat": "1"})
+    host.post(f"{match}/play", data={"left": "4", "seat": "2"})
+    pages["skip-bo: a game scored"] = host.get(match).get_data(as_text=True)
+    pages["dracula: new"] = host.get("/games/new/dracula").get_data(as_text=True)
+    coffin = host.post("/games/new/dracula", data={"player": ["Anne", "Ben"]}).headers["Location"]
+    cells = {f"cell-{i}": card for i, card in enumerate("5H 7H 2C QS 9D QH KD 4S 10S".split())}
+    pages["dracula: refused"] = host.post(f"{coffin}/play", data=dict(cells, **{"cell-0": "7H"})).get_data(as_text=True)
+    host.post(f"{coffin}/play", data=cells)
+    pages["dracula: a round scored"] = host.get(coffin).get_data(as_text=True)
     return pages
 
 

@@ -44,7 +44,7 @@ class _Reader(Reader):
             return None
         target = self.whole(doc, "target", required=False)
         if "target" in doc and (target is None or target < 1):
-            self.add(N_("“target” must be at least 1."))
+            self.add(N_("The target must be a whole number of points, at least 1."))
             return None
         setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
         game = Game(setup, [])

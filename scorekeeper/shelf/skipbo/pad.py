@@ -133,14 +133,14 @@ def check_claims(match: Match, with_totals: bool = True) -> list[Problem]:
     problems = []
     for number, (result, claimed) in match.claimed_points.items():
         if claimed != points(result):
-            problems.append(Problem(N_("%(names)s: the pad says %(claimed)d, the rules give %(given)d."),
-                                    {"claimed": claimed, "given": points(result)}, number,
+            problems.append(Problem(N_("%(names)s: the pad says %(claimed)s, the rules give %(given)d."),
+                                    {"claimed": shown(claimed), "given": points(result)}, number,
                                     (match.setup.side_name(result.winner),), "game"))
     if with_totals and match.claimed_totals is not None:
         for side, (claimed, given) in enumerate(zip(match.claimed_totals, totals(match.setup, match.results))):
             if claimed != given:
-                problems.append(Problem(N_("totals: %(names)s: the pad says %(claimed)d, the rules give %(given)d."),
-                                        {"claimed": claimed, "given": given}, None, (match.setup.side_name(side),)))
+                problems.append(Problem(N_("totals: %(names)s: the pad says %(claimed)s, the rules give %(given)d."),
+                                        {"claimed": shown(claimed), "given": given}, None, (match.setup.side_name(side),)))
     return problems
 
 

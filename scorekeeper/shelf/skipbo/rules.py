@@ -69,7 +69,7 @@ def validate_setup(setup: Setup) -> list[Problem]:
         problems.append(Problem(N_("A stock pile has %(low)d to %(high)d cards, not %(stock)d."),
                                 {"low": MIN_STOCK, "high": MAX_STOCK, "stock": setup.stock}))
     if setup.target < 1:
-        problems.append(Problem(N_("The target must be at least 1 point.")))
+        problems.append(Problem(N_("The target must be a whole number of points, at least 1.")))
     return problems
 
 

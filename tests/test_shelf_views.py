@@ -1,0 +1,123 @@
+"""Skip-Bo and Dracula at the table: new games, who may tap what, the screens, import and export."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import games
+from tests.test_shelf_pads import DRACULA, SKIPBO
+
+
+def seen(client: FlaskClient, url: str) -> str:
+    return html.unescape(client.get(url).get_data(as_text=True))
+
+
+def version(app: Flask, url: str) -> int:
+    with app.app_context():
+        return games.load(url.rsplit("/", 1)[-1]).version
+
+
+def skipbo_table(client: FlaskClient, app: Flask, **form: str) -> tuple[str, dict[str, FlaskClient]]:
+    response = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara"], **form})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    url = response.headers["Location"]
+    phones = {}
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        phones[name] = app.test_client()
+        assert phones[name].post(f"{url}/join", data={"seat": seat}).status_code == 303
+    return url, phones
+
+
+def test_a_skipbo_game_is_entered_from_the_phones(client: FlaskClient, app: Flask) -> None:
+    url, phones = skipbo_table(client, app, target="100")
+    assert "Who went out?" in seen(phones["Ben"], url) and "I went out" in seen(phones["Ben"], url)
+    # A phone says only that its own side went out.
+    assert phones["Ben"].post(f"{url}/play", data={"went_out": "0"}).status_code == 403
+    before = version(app, url)
+    assert phones["Anne"].post(f"{url}/play", data={"went_out": "0"}).status_code == 303
+    assert version(app, url) == before + 1
+    assert "Anne went out" in seen(phones["Cara"], url)
+    # Each opponent counts their own stock pile; nobody counts the winner's, or another's.
+    assert phones["Anne"].post(f"{url}/play", data={"left": "3"}).status_code == 422
+    assert phones["Ben"].post(f"{url}/play", data={"left": "4", "seat": "2"}).status_code == 303
+    page = seen(client, url)
+    assert "4 cards left" in page and "counting…" in page
+    refused = phones["Cara"].post(f"{url}/play", data={"left": "0"})
+    assert refused.status_code == 422
+    assert "Game 1, Cara: with 0 cards left the game would have ended with Cara." in html.unescape(
+        refused.get_data(as_text=True))
+    assert phones["Cara"].post(f"{url}/play", data={"left": "7"}).status_code == 303
+    page = seen(client, url)
+    assert "Game 2" in page and "Ben 4, Cara 7" in page and "+80" in page
+    # The host enters anyone's (one device for the table); Anne passes the target: the match is hers.
+    assert client.post(f"{url}/play", data={"went_out": "0"}).status_code == 303
+    assert client.post(f"{url}/play", data={"left": "1", "seat": "1"}).status_code == 303
+    assert client.post(f"{url}/play", data={"left": "2", "seat": "2"}).status_code == 303
+    end = seen(phones["Ben"], f"{url}/end")
+    assert "Anne wins the match!" in end and "Who went out?" not in end
+    assert client.post(f"{url}/play", data={"went_out": "1"}).status_code == 422
+    exported = json.loads(client.get(f"{url}/pad.json").get_data(as_text=True))
+    assert exported["totals"] == {"Anne": 120, "Ben": 0, "Cara": 0}
+
+
+def test_skipbo_teams_and_a_viewer(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara", "Dan"], "teams": "on"})
+    url = response.headers["Location"]
+    assert "Anne + Ben" in seen(client, url) and "Cara + Dan" in seen(client, url)
+    viewer = app.test_client()
+    assert viewer.post(f"{url}/play", data={"went_out": "0"}).status_code == 403
+    refused = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara"], "teams": "on"})
+    assert refused.status_code == 422 and "Teams are of two, with 4 or 6 players." in seen_text(refused)
+
+
+def seen_text(response) -> str:  # noqa: ANN001
+    return html.unescape(response.get_data(as_text=True))
+
+
+def test_a_dracula_round_from_a_phone_shows_every_line(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/games/new/dracula", data={"player": ["Anne", "Ben"], "queen": "1"})
+    url = response.headers["Location"]
+    ben = app.test_client()
+    assert ben.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    cells = "5H 7H 2C QS 9D QH KD 4S 10S".split()
+    # Anne was typed first but plays the King's way: Ben scores the rows.
+    assert "Ben: Queen's way (rows) · Anne: King's way (columns)" in seen(ben, url)
+    assert app.test_client().post(f"{url}/play", data={f"cell-{i}": c for i, c in enumerate(cells)}).status_code == 403
+    twice = dict({f"cell-{i}": c for i, c in enumerate(cells)}, **{"cell-1": "5h"})
+    refused = ben.post(f"{url}/play", data=twice)
+    assert refused.status_code == 422 and "Round 1: a card can be in the coffin only once: 5H." in seen_text(refused)
+    assert 'value="5h"' in refused.get_data(as_text=True)  # what was typed stays
+    assert ben.post(f"{url}/play", data={f"cell-{i}": c.lower() for i, c in enumerate(cells)}).status_code == 303
+    page = seen(client, url)
+    assert "Round 1: Ben 29 · Anne 20" in page and "Set 1, round 2 of 6" in page
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Row 2 (Ben) Q♠ 9♦ Q♥ 29 1 29" in words and "Column 2 (Anne) 7♥ 9♦ 4♠ 20 1 20" in words
+
+
+def test_pads_of_both_kinds_import_and_resume(client: FlaskClient) -> None:
+    for doc, expected in ((SKIPBO, "Game 3"), (DRACULA, "Set 1, round 2 of 6")):
+        response = client.post("/games/import", json=doc)
+        assert response.status_code == 201, response.json
+        url = response.headers["Location"].replace("http://localhost", "")
+        assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
+        assert expected in seen(client, url)
+        assert json.loads(client.get(f"{url}/pad.json").get_data(as_text=True)) == doc
+    broken = dict(SKIPBO, stock=3)
+    response = client.post("/games/import", json=broken)
+    assert response.status_code == 422 and response.json["problems"] == ["A stock pile has 5 to 30 cards, not 3."]
+
+
+def test_skull_king_pages_of_another_game_lead_to_its_screen(client: FlaskClient) -> None:
+    url = client.post("/games/new/dracula", data={"player": ["Anne", "Ben"]}).headers["Location"]
+    for path in ("/pad", "/screen"):
+        response = client.get(url + path)
+        assert response.status_code == 303 and response.headers["Location"].endswith(url)
+    for path in ("/pad.csv", "/hands/1"):
+        assert client.get(url + path).status_code == 404
+    assert client.post(url + "/rematch").status_code == 404
+    assert client.get("/games/new/uno").status_code == 404
