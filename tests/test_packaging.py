@@ -88,6 +88,9 @@ def test_a_fresh_install_without_extras_starts_the_procfile_server(tmp_path: Pat
         assert answered is not None, server.communicate(timeout=5)[0].decode(errors="replace")[-3000:] \
             if server.poll() is not None else "no answer"
         assert answered[0] == 200 and b"Start the game" in answered[1]
+        # The other games' packages and templates (in their own folders) ship too.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/new/dracula", timeout=5) as response:
+            assert response.status == 200 and b"Queen" in response.read()
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
