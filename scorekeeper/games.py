@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from . import rules
 from .extensions import db
-from .models import EntryRecord, Event, Game, HandRecord, Phase, Seat, utcnow
+from .models import SKULL_KING, EntryRecord, Event, Game, HandRecord, Phase, Seat, utcnow
 from .pad import write_pad
 from .rules import Entry, Hand, Options, Problem, Table
 
@@ -81,14 +81,19 @@ def clashes(game: AnyGame, record: Any) -> list[Problem]:
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def find_game(public_id: str, for_update: bool = False) -> Game | None:
-    """The game with this public id, or None; `for_update` locks it until commit."""
+def find_game(public_id: str, for_update: bool = False, deleted: bool = False) -> Game | None:
+    """The game with this public id, or None; `for_update` locks it until commit.
+
+    A game its host deleted is found only when asked for (`deleted`: to undo it).
+    """
     if not PUBLIC_ID.fullmatch(public_id):
         # No game has such an id; and some databases refuse characters like NUL outright.
         return None
     # A page needs the whole game: three queries, not one per hand.
     query = select(Game).where(Game.public_id == public_id).options(
         selectinload(Game.seats), selectinload(Game.hands).selectinload(HandRecord.entries))
+    if not deleted:
+        query = query.where(Game.deleted_at.is_(None))
     if for_update:
         # Every write to a game goes through this lock, so two phones writing at
         # once are serialized (on SQLite the write transaction does the same).
@@ -100,7 +105,7 @@ def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:
     """The game with this join code, or None; the code of a finished game has expired."""
     if not PUBLIC_ID.fullmatch(code):
         return None
-    query = select(Game).where(Game.join_code == code)
+    query = select(Game).where(Game.join_code == code, Game.deleted_at.is_(None))
     if in_play_only:
         query = query.where(Game.finished_at.is_(None))
     return db.session.scalar(query)
@@ -187,6 +192,7 @@ class GameState:
     id: int
     public_id: str
     kind: str
+    crew: str
     ruleset: str
     options: dict[str, Any]
     version: int
@@ -233,7 +239,7 @@ def _read_game(game_id: int) -> GameState | None:
 _games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__table__, EntryRecord.__table__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
-    select(_games.c.public_id, _games.c.kind, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
+    select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash, _seats.c.asking_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
@@ -247,7 +253,8 @@ _ENTRIES_OF_GAME = (
     .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
 
 
-_VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id"))
+_VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id"),
+                                                              _games.c.deleted_at.is_(None))
 
 
 def _read_game_once(game_id: int) -> GameState | None:
@@ -279,7 +286,7 @@ def _read_game_once(game_id: int) -> GameState | None:
             Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
             Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
         cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
-    return GameState(game_id, first.public_id, first.kind, first.ruleset, dict(first.options or {}), first.version,
+    return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}), first.version,
                      first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash, r.asking_hash) for r in seat_rows),
                      tuple(hands), cleared)
@@ -503,3 +510,30 @@ def summaries(game: AnyGame) -> list[PlayerSummary]:
                 made[entry.player] += 1
                 zeros[entry.player] += entry.bid == 0
     return [PlayerSummary(p, made[p], zeros[p], bonus[p]) for p in table.players]
+
+
+def summary_of(game: Game) -> dict[str, Any] | None:
+    """What a finished game leaves for its crew's statistics; None while it is played."""
+    if game.finished_at is None:
+        return None
+    if game.kind != SKULL_KING:
+        from . import shelf
+
+        kind = shelf.kinds()[game.kind]
+        setup = kind.from_stored([s.name for s in game.seats], game.options)
+        return kind.summary(setup, [p.data for p in game.plays if p.closed])
+    table = table_of(game)
+    rows = [r for r in pad_rows(game, table) if r.phase == Phase.SCORED]
+    totals = [c.total or 0 for c in rows[-1].cells] if rows else [0] * len(table.players)
+    best = max(totals)
+    feats = summaries(game)
+    hands = [hand_of(game, r) for r in game.hands if r.phase == Phase.SCORED]
+    return {
+        "kind": SKULL_KING, "ruleset": table.ruleset, "players": list(table.players), "totals": totals,
+        "winners": [p for p, t in zip(table.players, totals) if t == best],
+        "per_hand": [[c.points or 0 for c in r.cells] for r in rows],
+        "bids_made": [f.bids_made for f in feats],
+        "zero_bids": [sum(e.bid == 0 for h in hands for e in h.entries if e.player == p) for p in table.players],
+        "zero_bids_made": [f.zero_bids_made for f in feats],
+        "bonus": [f.bonus_points for f in feats],
+    }

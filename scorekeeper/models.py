@@ -68,6 +68,12 @@ class Game(db.Model):
     # Whoever holds this (in their session) runs the game.
     host_token: Mapped[str] = mapped_column(String(32), default=new_public_id)
     join_code: Mapped[str] = mapped_column(String(8), default=new_join_code)
+    # The crew: games linked by rematches or started from an earlier game's players (their statistics).
+    crew: Mapped[str] = mapped_column(String(32), default=new_public_id, index=True)
+    # Deleted by the host: gone from every page and statistic; undone within a short time, then removed.
+    deleted_at: Mapped[datetime | None] = mapped_column(index=True)
+    # What the statistics need of a finished game, computed once when it finishes (or is corrected).
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # The seat that deals the first hand; seats keep the order the host typed them in.
     first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
 

@@ -124,6 +124,8 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game.id}:{game.version}")))
     # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
     db.session.info.setdefault(CHANGES, []).append((game.id, game.version))
+    # A finished game keeps what its crew's statistics read, up to date with every correction.
+    game.summary = games.summary_of(game) if game.finished_at is not None else None
     public_id = game.public_id  # read now: after the commit it would be loaded again
     db.session.commit()
     return Outcome(public_id, secret=secret)
@@ -140,8 +142,8 @@ def unused_join_code() -> str:
             return code
 
 
-def _new_game(table: Table) -> Game:
-    game = Game(ruleset=table.ruleset, options=table.options.to_document(table.ruleset),
+def _new_game(table: Table, crew: str | None = None) -> Game:
+    game = Game(ruleset=table.ruleset, options=table.options.to_document(table.ruleset), crew=crew or new_public_id(),
                 first_dealer=table.first_dealer, join_code=unused_join_code(), public_id=new_public_id(),
                 host_token=new_public_id())
     game.seats = [Seat(position=i, name=name) for i, name in enumerate(table.players)]
@@ -149,10 +151,20 @@ def _new_game(table: Table) -> Game:
     return game
 
 
-def create_game(table: Table) -> Outcome:
-    """Start a game for a valid table at its first hand; the secret is the host's token."""
+def create_game(table: Table, credentials: Credentials | None = None, after: str | None = None) -> Outcome:
+    """Start a game for a valid table at its first hand; the secret is the host's token.
+
+    `after`: an earlier game whose players these are, which joins the new game to its crew
+    (for their statistics); only that game's host may say so.
+    """
     begin_write()
-    game = _new_game(table)
+    crew = None
+    if after:
+        earlier = games.find_game(after)
+        if earlier is None or credentials is None or not identify(earlier, credentials).is_host:
+            raise _deny()
+        crew = earlier.crew
+    game = _new_game(table, crew)
     _open_next_hand(game, table)
     return _commit(game, "create", secret=game.host_token)
 
@@ -174,7 +186,7 @@ def import_game(pad: Pad) -> Outcome:
 
 def _new_match(kind: Any, setup: Any) -> Game:
     players, options = kind.stored(setup)
-    game = Game(kind=kind.NAME, ruleset=kind.NAME, options=options, join_code=unused_join_code(),
+    game = Game(kind=kind.NAME, ruleset=kind.NAME, options=options, crew=new_public_id(), join_code=unused_join_code(),
                 public_id=new_public_id(), host_token=new_public_id())
     game.seats = [Seat(position=i, name=name) for i, name in enumerate(players)]
     db.session.add(game)
@@ -236,7 +248,8 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
         raise _deny()
     table = games.table_of(game)
     db.session.rollback()
-    return create_game(replace(table, first_dealer=(table.first_dealer + 1) % len(table.players)))
+    return create_game(replace(table, first_dealer=(table.first_dealer + 1) % len(table.players)), credentials,
+                       after=public_id)
 
 
 def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
@@ -250,6 +263,44 @@ def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
     record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
     game.hands.append(record)
     return record
+
+
+# --- the games list -------------------------------------------------------------------
+
+# How long a deleted game can be brought back; after that it is removed for good.
+UNDO_SECONDS = 600
+
+
+def delete_game(public_id: str, credentials: Credentials) -> Outcome:
+    """The host deletes a finished game: gone from every page and statistic, undone within a short time."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    if game.finished_at is None:
+        return _refuse(game, Problem(N_("Only a finished game can be deleted.")))
+    game.deleted_at = utcnow()
+    _remove_deleted_long_ago()
+    return _commit(game, "delete")
+
+
+def restore_game(public_id: str, credentials: Credentials) -> Outcome:
+    """The host takes back a deletion, while it can still be undone."""
+    begin_write()
+    game = games.find_game(public_id, for_update=True, deleted=True)
+    if game is None or game.deleted_at is None or game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS):
+        db.session.rollback()
+        raise NotFound(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    game.deleted_at = None
+    return _commit(game, "restore")
+
+
+def _remove_deleted_long_ago() -> None:
+    """Remove for good the games deleted longer ago than they can be undone (with their hands and seats)."""
+    since = utcnow() - timedelta(seconds=UNDO_SECONDS)
+    for old in db.session.scalars(select(Game).where(Game.deleted_at < since)):
+        db.session.delete(old)
 
 
 # --- seats ----------------------------------------------------------------------------
@@ -597,6 +648,6 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
 
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
-           "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "create_match", "find_by_join_code",
-           "free_seat", "import_game", "import_match", "join", "let_in", "place_bid", "play", "record_results",
-           "rematch", "turn_away"]
+           "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "create_match", "delete_game",
+           "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in", "place_bid", "play",
+           "record_results", "rematch", "restore_game", "turn_away"]

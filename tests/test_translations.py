@@ -13,6 +13,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 
+from scorekeeper import games
 from tests.helpers import import_as_host, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,7 +146,12 @@ def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> d
     pages["pad"] = host.get(f"{game}/pad").get_data(as_text=True)
     pages["big screen"] = host.get(f"{game}/screen").get_data(as_text=True)
     pages["correction"] = host.get(f"{game}/hands/1").get_data(as_text=True)
-    pages["end"] = host.get(import_as_host(host, finished_pad) + "/end").get_data(as_text=True)
+    finished = import_as_host(host, finished_pad)
+    pages["end"] = host.get(finished + "/end").get_data(as_text=True)
+    pages["home: your games"] = host.get("/").get_data(as_text=True)
+    with host.application.app_context():
+        crew = games.find_game(finished.rsplit("/", 1)[-1]).crew
+    pages["crew"] = host.get(f"/crews/{crew}").get_data(as_text=True)
     # The other games on the shelf: their forms and screens, a refusal, a scored round.
     pages["skip-bo: new"] = host.get("/games/new/skip-bo").get_data(as_text=True)
     match = host.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara"]}).headers["Location"]

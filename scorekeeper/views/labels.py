@@ -70,6 +70,15 @@ def capture_label(kind: str, ruleset: str) -> str:
     return labels[kind]
 
 
+def game_label(game: Any) -> str:
+    """A game's name in a list: its rules, or the name of the other game on the shelf."""
+    if game.kind == "skull-king":
+        return ruleset_name(game.ruleset)
+    from .. import shelf
+
+    return gettext(shelf.kinds()[game.kind].TITLE)
+
+
 def ruleset_name(ruleset: str) -> str:
     """A ruleset's name for people."""
     return {
@@ -119,6 +128,7 @@ def init_app(app: Flask) -> None:
         now_ms=lambda: int(time.time() * 1000),
         language_names=LANGUAGE_NAMES,
         join_names=join_names,
+        game_label=game_label,
         Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,

@@ -7,15 +7,17 @@ import secrets
 from urllib.parse import urlsplit
 
 from flask import current_app, jsonify, request, session, url_for
+from werkzeug.datastructures import MultiDict
 from flask_babel import gettext
 
 from .. import forms, games, rules, service, shelf
 from ..extensions import csrf
+from ..models import SKULL_KING
 from ..pad import PadError
 from . import bp
 from .labels import say
 from .rendering import open_page, page, see_other
-from .sessions import keep_host_token
+from .sessions import credentials, keep_host_token
 
 
 def client_address() -> str:
@@ -41,27 +43,45 @@ def too_many_new_games() -> bool:
 
 @bp.get("/")
 def index():
-    """The start page: begin a new game, join one, or bring one in from a pad file."""
-    return page("index.html", title=gettext("Skull King scorekeeper"))
+    """The start page: begin a new game, join one, reopen one of this browser's, or bring one in from a pad file."""
+    from .crews import my_games
+
+    listed, undoable = my_games()
+    return page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game():
     """The new-game form; a valid table starts the game at hand 1, run by this browser."""
+    after = request.values.get("after") or None
     if request.method == "GET":
-        return page("new_game.html", title=gettext("New game"), form=None, problems=[],
-                    rounds=rules.ROUND_STRUCTURES)
+        return page("new_game.html", title=gettext("New game"), form=players_of(after), problems=[],
+                    rounds=rules.ROUND_STRUCTURES, after=after)
     if too_many_new_games():
         return page("new_game.html", 429, title=gettext("New game"), form=request.form,
                     problems=[gettext("Too many new games from here. Wait a minute and try again.")],
-                    rounds=rules.ROUND_STRUCTURES)
+                    rounds=rules.ROUND_STRUCTURES, after=after)
     parsed = forms.parse_new_game(request.form)
     if parsed.table is None:
         return page("new_game.html", 422, title=gettext("New game"), form=request.form,
-                    problems=[say(p) for p in parsed.problems], rounds=rules.ROUND_STRUCTURES)
-    outcome = service.create_game(parsed.table)
+                    problems=[say(p) for p in parsed.problems], rounds=rules.ROUND_STRUCTURES, after=after)
+    # A game with an earlier game's players joins its crew (their statistics); its host alone may say so.
+    outcome = service.create_game(parsed.table, credentials(after) if after else None, after)
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
+
+
+def players_of(public_id: str | None) -> MultiDict | None:
+    """The new-game form filled in with an earlier game's table, for "New game with these players"."""
+    game = games.find_game(public_id) if public_id else None
+    if game is None or game.kind != SKULL_KING:
+        return None
+    table = games.table_of(game)
+    return MultiDict([("ruleset", table.ruleset), *(("player", name) for name in table.players),
+                      ("first_dealer", str((table.first_dealer + 1) % len(table.players))),
+                      *((key, "on") for key, value in table.options.to_document(table.ruleset).items() if value is True),
+                      *((key, value) for key, value in table.options.to_document(table.ruleset).items()
+                        if isinstance(value, str))])
 
 
 def import_any(text: bytes) -> service.Outcome:

@@ -8,7 +8,7 @@ from ...problems import N_, Problem
 from .. import Applied, NewMatch, Player
 from . import pad
 from .rules import (DEFAULT_TARGET, ENTRY_ORDER, KING, QUEEN, RANKS, ROUNDS_PER_SET, SUITS, Setup, credited_scores,
-                    lines, parse_coffin, standing, validate_round)
+                    lines, parse_coffin, round_points, standing, validate_round)
 
 NAME = "dracula"
 FORMAT = pad.FORMAT
@@ -118,3 +118,18 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
         "ranks": RANKS, "suits": SUITS, "entry_order": ENTRY_ORDER,
         "can_enter": actor.is_host or actor.seat is not None,
     }
+
+
+def summary(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a finished game leaves for the crew's statistics; a set's bonus counts in its sixth round."""
+    coffins = [p["coffin"] for p in plays]
+    now = standing(setup, coffins)
+    per_round = []
+    for number, coffin in enumerate(coffins, start=1):
+        queen, king = round_points(coffin)
+        if number % ROUNDS_PER_SET == 0 and number // ROUNDS_PER_SET <= len(now.bonuses):
+            bonus = now.bonuses[number // ROUNDS_PER_SET - 1]
+            queen, king = queen + bonus[0], king + bonus[1]
+        per_round.append([queen, king])
+    return {"kind": NAME, "players": [setup.queen, setup.king], "totals": list(now.totals),
+            "winners": [setup.players[now.winner]] if now.winner is not None else [], "per_hand": per_round}

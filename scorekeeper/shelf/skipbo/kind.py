@@ -156,3 +156,18 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
         "mine": actor.seat,
         "my_side": next((side for side, seats in enumerate(setup.sides) if actor.seat in seats), None),
     }
+
+
+def summary(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a finished match leaves for the crew's statistics: a side's points count for each of its players."""
+    results = [_result(p) for p in plays]
+    side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
+    found = totals(setup, results)
+    champion = match_winner(setup, results)
+    return {
+        "kind": NAME, "players": list(setup.players),
+        "totals": [found[side_of[seat]] for seat in range(len(setup.players))],
+        "winners": [setup.players[seat] for seat in setup.sides[champion]] if champion is not None else [],
+        "per_hand": [[points(r) if side_of[seat] == r.winner else 0 for seat in range(len(setup.players))]
+                     for r in results],
+    }

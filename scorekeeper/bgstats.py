@@ -1,0 +1,50 @@
+"""A finished game as a play for the BG Stats app: its documented play-import JSON. Pure Python.
+
+The fields follow BG Stats' "push plays from other apps" format (game with `bggId`, `name`,
+`highestWins`, `noPoints`, `sourceGameId`; `playDate`, `durationMin`; players with `name`,
+`score`, `winner`, `rank`, `startPlayer`, `sourcePlayerId`; `sourceName`, `sourcePlayId`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+SOURCE_NAME = "Skull King scorekeeper"
+# BoardGameGeek ids, where one could be confirmed (see the README); without one BG Stats matches by name.
+GAMES = {
+    "skull-king": ("Skull King", 150145),
+    "skip-bo": ("Skip-Bo", None),
+    "dracula": ("Dracula", None),
+}
+
+
+def play(summary: Mapping[str, Any], public_id: str, started: datetime, finished: datetime | None,
+         start_player: int = 0) -> dict[str, Any]:
+    """The play of a finished game: who played, their scores and ranks, who won, when and how long."""
+    name, bgg_id = GAMES[summary["kind"]]
+    totals = summary["totals"]
+    minutes = max(1, round(((finished or started) - started).total_seconds() / 60))
+    players = []
+    for index, player in enumerate(summary["players"]):
+        players.append({
+            "name": player,
+            "score": totals[index],
+            "winner": player in summary["winners"],
+            "rank": 1 + sum(t > totals[index] for t in totals),
+            "startPlayer": index == start_player,
+            "role": "",
+            "sourcePlayerId": f"{public_id}-{index}",
+        })
+    game: dict[str, Any] = {"name": name, "highestWins": True, "noPoints": False, "sourceGameId": summary["kind"]}
+    if bgg_id is not None:
+        game["bggId"] = bgg_id
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": public_id,
+        "playDate": (finished or started).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": minutes,
+        "board": "",
+        "game": game,
+        "players": players,
+    }

@@ -1,0 +1,123 @@
+"""The table's memory: the games this browser took part in, a crew's statistics, a play for BG Stats."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from datetime import timedelta
+
+from flask import abort, current_app, request, session, url_for
+from flask_babel import gettext
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from .. import bgstats, games, service, stats
+from ..extensions import db
+from ..models import SKULL_KING, Game, utcnow
+from . import bp
+from .labels import say
+from .rendering import page, see_other
+from .scorepad import download
+from .sessions import credentials, visitor
+
+# The start page lists at most this many games of this browser, newest first.
+LISTED = 20
+# The crew's chart of totals shows this many of its latest games.
+CHARTED_GAMES = 50
+
+
+def my_public_ids() -> list[str]:
+    """The games this browser hosts or holds a seat in, as its session remembers them."""
+    ids = [*session.get("hosting", {}), *session.get("seats", {})]
+    return [i for i in dict.fromkeys(ids) if isinstance(i, str)]
+
+
+def my_games() -> tuple[list[Game], list[Game]]:
+    """This browser's games, newest first; and those it deleted that can still be brought back."""
+    ids = my_public_ids()
+    if not ids:
+        return [], []
+    found = db.session.scalars(select(Game).where(Game.public_id.in_(ids)).options(selectinload(Game.seats))
+                               .order_by(Game.created_at.desc(), Game.id.desc())).all()
+    since = utcnow() - timedelta(seconds=service.UNDO_SECONDS)
+    listed = [g for g in found if g.deleted_at is None][:LISTED]
+    undoable = [g for g in found if g.deleted_at is not None and g.deleted_at >= since
+                and visitor(g).is_host]
+    return listed, undoable
+
+
+def share_key(crew: str) -> str:
+    """The key in a crew's shared link: made from the app's secret, so nobody can guess it from the crew."""
+    secret = current_app.config["SECRET_KEY"]
+    secret = secret.encode() if isinstance(secret, str) else secret
+    return hmac.new(secret, f"crew {crew}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def may_see_crew(crew: str) -> bool:
+    """Whether this browser took part in a game of the crew, or holds the link the host shared."""
+    key = request.args.get("key", "")
+    if key and hmac.compare_digest(key.encode(), share_key(crew).encode()):
+        return True
+    ids = my_public_ids()
+    return bool(ids) and db.session.scalar(select(Game.id).where(
+        Game.crew == crew, Game.public_id.in_(ids), Game.deleted_at.is_(None)).limit(1)) is not None
+
+
+@bp.get("/crews/<crew>")
+def crew(crew: str):
+    """A crew's games and each player's statistics, with their charts; for the devices that took part."""
+    if not games.PUBLIC_ID.fullmatch(crew) or not may_see_crew(crew):
+        abort(404)
+    rows = db.session.execute(select(Game.public_id, Game.kind, Game.ruleset, Game.created_at, Game.finished_at,
+                                     Game.summary).where(Game.crew == crew, Game.deleted_at.is_(None))
+                              .order_by(Game.created_at, Game.id)).all()
+    if not rows:
+        abort(404)
+    finished = [r for r in rows if r.summary]
+    summaries = [r.summary for r in finished]
+    by_kind = stats.statistics(summaries)
+    charts = {}
+    for kind, players in by_kind.items():
+        latest = [place for place, s in enumerate(summaries, start=1) if s["kind"] == kind][-CHARTED_GAMES:]
+        first = latest[0] if latest else 0
+        charts[kind] = stats.chart({p.name: [(x, y) for x, y in p.totals if x >= first] for p in players},
+                                   gettext("games"))
+    chosen = request.args.get("game")
+    shown = next((r for r in finished if r.public_id == chosen), finished[-1] if finished else None)
+    hand_chart = (stats.chart(stats.running(shown.summary["per_hand"], shown.summary["players"]), gettext("hands"))
+                  if shown else None)
+    hosted = [public_id for public_id in session.get("hosting", {})]
+    return page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
+                by_kind=by_kind, charts=charts, shown=shown, hand_chart=hand_chart,
+                share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)
+                if any(r.public_id in hosted for r in rows) else None)
+
+
+@bp.post("/games/<public_id>/delete")
+def delete(public_id: str):
+    """The host deletes a finished game; the start page offers to undo it for a while."""
+    outcome = service.delete_game(public_id, credentials(public_id))
+    if not outcome.ok:
+        return page("error.html", 422, title=gettext("Sorry"), message=" ".join(say(p) for p in outcome.problems))
+    return see_other(url_for("pages.index"))
+
+
+@bp.post("/games/<public_id>/restore")
+def restore(public_id: str):
+    """The host brings back a game deleted a moment ago."""
+    service.restore_game(public_id, credentials(public_id))
+    return see_other(url_for("pages.index"))
+
+
+@bp.get("/games/<public_id>/play.bgsplay")
+def bgsplay(public_id: str):
+    """A finished game as a play for the BG Stats app to import."""
+    game = games.find_game(public_id)
+    if game is None or game.summary is None:
+        abort(404)
+    # Who led the first trick (left of the first dealer) started; the other games start with the first seat.
+    start = (game.first_dealer + 1) % len(game.seats) if game.kind == SKULL_KING else 0
+    play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at, start)
+    return download(json.dumps(play, indent=2, ensure_ascii=False), "application/json",
+                    f"{game.kind}-{public_id[:8]}.bgsplay")
