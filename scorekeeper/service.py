@@ -151,20 +151,24 @@ def _new_game(table: Table, crew: str | None = None) -> Game:
     return game
 
 
+def _crew_after(credentials: Credentials | None, after: str | None) -> str | None:
+    """The crew of an earlier game whose players a new game has; only that game's host may say so."""
+    if not after:
+        return None
+    earlier = games.find_game(after)
+    if earlier is None or credentials is None or not identify(earlier, credentials).is_host:
+        raise _deny()
+    return earlier.crew
+
+
 def create_game(table: Table, credentials: Credentials | None = None, after: str | None = None) -> Outcome:
     """Start a game for a valid table at its first hand; the secret is the host's token.
 
     `after`: an earlier game whose players these are, which joins the new game to its crew
-    (for their statistics); only that game's host may say so.
+    (for their statistics).
     """
     begin_write()
-    crew = None
-    if after:
-        earlier = games.find_game(after)
-        if earlier is None or credentials is None or not identify(earlier, credentials).is_host:
-            raise _deny()
-        crew = earlier.crew
-    game = _new_game(table, crew)
+    game = _new_game(table, _crew_after(credentials, after))
     _open_next_hand(game, table)
     return _commit(game, "create", secret=game.host_token)
 
@@ -184,19 +188,23 @@ def import_game(pad: Pad) -> Outcome:
     return _commit(game, "import", secret=game.host_token)
 
 
-def _new_match(kind: Any, setup: Any) -> Game:
+def _new_match(kind: Any, setup: Any, crew: str | None = None) -> Game:
     players, options = kind.stored(setup)
-    game = Game(kind=kind.NAME, ruleset=kind.NAME, options=options, crew=new_public_id(), join_code=unused_join_code(),
+    game = Game(kind=kind.NAME, ruleset=kind.NAME, options=options, crew=crew or new_public_id(),
+                join_code=unused_join_code(),
                 public_id=new_public_id(), host_token=new_public_id())
     game.seats = [Seat(position=i, name=name) for i, name in enumerate(players)]
     db.session.add(game)
     return game
 
 
-def create_match(kind: Any, setup: Any) -> Outcome:
-    """Start a game of another kind on the shelf (a checked setup); the secret is the host's token."""
+def create_match(kind: Any, setup: Any, credentials: Credentials | None = None, after: str | None = None) -> Outcome:
+    """Start a game of another kind on the shelf (a checked setup); the secret is the host's token.
+
+    `after`: an earlier game whose players these are (its crew), as for `create_game`.
+    """
     begin_write()
-    return _start(kind, setup, [])
+    return _start(kind, setup, [], _crew_after(credentials, after))
 
 
 def import_match(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
@@ -205,8 +213,8 @@ def import_match(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
     return _start(kind, setup, plays)
 
 
-def _start(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
-    game = _new_match(kind, setup)
+def _start(kind: Any, setup: Any, plays: list[dict[str, Any]], crew: str | None = None) -> Outcome:
+    game = _new_match(kind, setup, crew)
     game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
     if kind.finished(setup, plays):
         game.finished_at = utcnow()

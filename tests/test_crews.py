@@ -176,3 +176,32 @@ def test_skipbo_and_dracula_leave_their_numbers_too(client: FlaskClient, app: Fl
     url = import_as_host(client, DRACULA)
     with app.app_context():
         assert games.find_game(url.rsplit("/", 1)[-1]).summary is None
+
+
+def test_a_new_skipbo_match_with_the_same_players_joins_the_crew(client: FlaskClient, app: Flask) -> None:
+    match = {"format": "skip-bo-pad", "version": 1, "players": ["Anne", "Ben"], "target": 50,
+             "games": [{"winner": "Anne", "left": {"Ben": 6}}]}
+    first = import_as_host(client, match)
+    form = seen(client, f"/games/new/skip-bo?after={first.rsplit('/', 1)[-1]}")
+    assert 'value="Anne"' in form and 'value="Ben"' in form and 'name="after"' in form
+    response = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben"], "target": "50",
+                                                       "after": first.rsplit("/", 1)[-1]})
+    second = response.headers["Location"]
+    assert crew_of(app, first) == crew_of(app, second)
+    client.post(f"{second}/play", data={"went_out": "1"})
+    client.post(f"{second}/play", data={"left": "2", "seat": "0"})
+    client.post(f"{second}/play", data={"went_out": "1"})
+    client.post(f"{second}/play", data={"left": "3", "seat": "0"})
+    page = seen(client, f"/crews/{crew_of(app, first)}")
+    assert "2 games" in page and "Skip-Bo match" in page
+    # Ben went out twice in the second match: 35 + 40 = 75, past the target; Anne's best is her first match.
+    ben, anne = stats.statistics([g.summary for g in finished_games(app, crew_of(app, first))])["skip-bo"]
+    assert (ben.name, ben.games, ben.wins, ben.best, ben.average) == ("Ben", 2, 1, 75, 37.5)
+    assert (anne.name, anne.games, anne.wins, anne.best, anne.average) == ("Anne", 2, 1, 55, 27.5)
+    assert app.test_client().post("/games/new/skip-bo", data={
+        "player": ["Anne", "Ben"], "after": first.rsplit("/", 1)[-1]}).status_code == 403
+
+
+def finished_games(app: Flask, crew: str) -> list[Game]:
+    with app.app_context():
+        return db.session.query(Game).filter(Game.crew == crew, Game.summary.isnot(None)).order_by(Game.id).all()

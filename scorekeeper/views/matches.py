@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import abort, request, url_for
 from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
 
 from .. import games, service, shelf
 from ..models import SKULL_KING
@@ -40,18 +41,31 @@ def new_match(kind_name: str):
 
     kind = kind_named(kind_name)
     title = gettext(kind.TITLE)
+    after = request.values.get("after") or None
     if request.method == "GET":
-        return page(kind.NEW_TEMPLATE, title=title, form=None, problems=[], kind=kind)
+        return page(kind.NEW_TEMPLATE, title=title, form=players_of(kind, after), problems=[], kind=kind, after=after)
     if too_many_new_games():
-        return page(kind.NEW_TEMPLATE, 429, title=title, form=request.form, kind=kind,
+        return page(kind.NEW_TEMPLATE, 429, title=title, form=request.form, kind=kind, after=after,
                     problems=[gettext("Too many new games from here. Wait a minute and try again.")])
     found = kind.setup_from_form(request.form)
     if found.setup is None:
-        return page(kind.NEW_TEMPLATE, 422, title=title, form=request.form, kind=kind,
+        return page(kind.NEW_TEMPLATE, 422, title=title, form=request.form, kind=kind, after=after,
                     problems=[say(p) for p in found.problems])
-    outcome = service.create_match(kind, found.setup)
+    # With an earlier game's players it joins that game's crew (their statistics); its host alone may say so.
+    outcome = service.create_match(kind, found.setup, credentials(after) if after else None, after)
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
+
+
+def players_of(kind: Any, public_id: str | None) -> MultiDict | None:
+    """The new-game form filled in with an earlier game's players, for "New game with these players"."""
+    game = games.find_game(public_id) if public_id else None
+    if game is None or game.kind != kind.NAME:
+        return None
+    players, options = [s.name for s in game.seats], game.options
+    return MultiDict([*(("player", name) for name in players), *((key, str(value)) for key, value in options.items()
+                                                                 if isinstance(value, int) and not isinstance(value, bool)),
+                      *((("teams", "on"),) if options.get("teams") else ())])
 
 
 def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
