@@ -15,7 +15,8 @@ from scorekeeper.extensions import db
 from tests.conftest import make_app
 
 FIELDS = ["ruleset", "player", "first_dealer", "scoring", "cannonball", "rounds", "advanced_cards", "rascal_wagers",
-          "seat", "bid", "cards", "intent", "lost_tricks", "code", "language", "next"] + [
+          "seat", "bid", "cards", "intent", "lost_tricks", "code", "language", "next", "ask", "after", "teams",
+          "stock", "target", "queen", "went_out", "left"] + [f"cell-{i}" for i in range(-1, 10)] + [
     f"{kind}-{seat}" for seat in (0, 1, 2, 9, -1)
     for kind in ("bid", "tricks", "pirates_by_skull_king", "skull_king_by_mermaid", "mermaids_by_pirate",
                  "standard_fourteens", "black_fourteen", "loot", "wager", "shot", "harry")]
@@ -24,7 +25,8 @@ VALUES = st.one_of(
     st.integers(min_value=-10**30, max_value=10**30).map(str),
     st.sampled_from(["", "0", "1", "-1", "3", "99", "1.5", "1e9", "NaN", "on", "off", "draft", "score", "done",
                      "made", "trick", "correct", "cannonball", "grapeshot", "+1", "-1", "modern", "classic",
-                     "rascal", "whirlpool", " 2 ", "٣", "²", "\x00", "<script>", "A" * 500]),
+                     "rascal", "whirlpool", " 2 ", "٣", "²", "\x00", "<script>", "A" * 500, "QS", "10h", "V",
+                     "5H", "♠", "skip-bo"]),
 )
 FORMS = st.dictionaries(st.one_of(st.sampled_from(FIELDS), st.text(max_size=12)),
                         st.one_of(VALUES, st.lists(VALUES, max_size=4)), max_size=12)
@@ -34,7 +36,7 @@ def snapshot(app: Flask) -> dict[str, list]:
     """Every stored row but the join attempts, which a refused guess is meant to leave behind."""
     with app.app_context():
         return {table: sorted(map(repr, db.session.execute(text(f"SELECT * FROM {table}")).all()))
-                for table in ("game", "seat", "hand", "entry", "event")}
+                for table in ("game", "seat", "hand", "entry", "event", "play")}
 
 
 def says_why(response) -> bool:  # noqa: ANN001
@@ -57,15 +59,20 @@ def table(database_url: str):  # noqa: ANN201
     for seat in range(3):
         host.post(f"{playing}/hands/1/bid", data={"seat": seat, "bid": 1})
     bidding = host.post("/games/new", data={"ruleset": "classic", "player": ["Dan", "Eve"]}).headers["Location"]
-    return app, {"host": host, "phone": phone, "stranger": app.test_client()}, playing, bidding
+    skipbo = host.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    phone.post(f"{skipbo}/join", data={"seat": 1})
+    host.post(f"{skipbo}/play", data={"went_out": "0"})
+    dracula = host.post("/games/new/dracula", data={"player": ["Anne", "Ben"]}).headers["Location"]
+    return app, {"host": host, "phone": phone, "stranger": app.test_client()}, playing, bidding, skipbo, dracula
 
 
-def post_paths(playing: str, bidding: str) -> list[str]:
-    """Every route that changes state, for both games."""
-    paths = ["/games/new", "/join", "/language", "/games/import"]
-    for game in (playing, bidding):
+def post_paths(*games: str) -> list[str]:
+    """Every route that changes state, for every game."""
+    paths = ["/games/new", "/join", "/language", "/games/import", "/games/new/skip-bo", "/games/new/dracula"]
+    for game in games:
         paths += [f"{game}/join", f"{game}/hands/1/bid", f"{game}/hands/1/cards", f"{game}/hands/1",
-                  f"{game}/seats/0/free", f"{game}/rematch"]
+                  f"{game}/seats/0/free", f"{game}/seats/0/let-in", f"{game}/seats/0/turn-away", f"{game}/rematch",
+                  f"{game}/play", f"{game}/delete", f"{game}/restore"]
     return paths
 
 
@@ -75,9 +82,9 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(data=st.data())
 def test_random_forms_are_refused_in_words_and_store_nothing(table, data: st.DataObject) -> None:  # noqa: ANN001
-    app, clients, playing, bidding = table
+    app, clients, *games = table
     who = data.draw(st.sampled_from(sorted(clients)))
-    path = data.draw(st.sampled_from(post_paths(playing, bidding)))
+    path = data.draw(st.sampled_from(post_paths(*games)))
     form = data.draw(FORMS)
     htmx = data.draw(st.booleans())
     before = snapshot(app)
@@ -95,9 +102,10 @@ ROUTE_PARTS = st.one_of(st.text(min_size=1, max_size=40).filter(lambda s: "/" no
 @SETTINGS
 @given(game=ROUTE_PARTS, number=ROUTE_PARTS, tail=st.sampled_from(
     ["", "/pad", "/pad.json", "/pad.csv", "/end", "/screen", "/join", "/events", "/hands/{n}", "/hands/{n}/bid",
-     "/host/{n}", "/seats/{n}/free"]))
+     "/host/{n}", "/seats/{n}/free", "/seats/{n}/let-in", "/play", "/play.bgsplay", "/delete", "/restore",
+     "/crews/{n}"]))
 def test_random_route_parameters_never_break(table, game: str, number: str, tail: str) -> None:  # noqa: ANN001
-    app, clients, playing, _ = table
+    app, clients, playing, *_ = table
     from urllib.parse import quote
 
     for base in (f"/games/{quote(game, safe='')}", playing):
@@ -141,7 +149,7 @@ def mutated_pad(example: dict) -> st.SearchStrategy:
 @SETTINGS
 @given(data=st.data())
 def test_any_json_to_the_import_is_answered_in_words(table, example_pad: dict, data: st.DataObject) -> None:  # noqa: ANN001
-    app, clients, _, _ = table
+    app, clients, *_ = table
     doc = data.draw(st.one_of(JSON_VALUES, mutated_pad(example_pad)))
     before = snapshot(app)
     response = clients["stranger"].post("/games/import", data=json.dumps(doc), content_type="application/json")
