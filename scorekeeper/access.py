@@ -47,26 +47,28 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _seat_holding(game: Game, credentials: Credentials, stored: str) -> int | None:
+    """The seat whose hash `stored` (`token_hash`: playing it; `asking_hash`: asking for it) is this browser's secret."""
+    if not isinstance(credentials.seat_token, str) or not credentials.seat_token:
+        return None
+    digest = token_hash(credentials.seat_token)
+    for seat in game.seats:
+        held = getattr(seat, stored)
+        if held and hmac.compare_digest(held, digest):
+            return seat.position
+    return None
+
+
 def identify(game: Game, credentials: Credentials) -> Actor:
     """The role that `credentials` give at `game`; anything unknown is a viewer."""
     host_token = credentials.host_token
     # Bytes, because compare_digest refuses non-ASCII text and a cookie may carry anything.
     if isinstance(host_token, str) and hmac.compare_digest(host_token.encode(), game.host_token.encode()):
         return Actor(Role.HOST)
-    if isinstance(credentials.seat_token, str) and credentials.seat_token:
-        digest = token_hash(credentials.seat_token)
-        for seat in game.seats:
-            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
-                return Actor(Role.SEAT, seat.position)
-    return VIEWER
+    seat = _seat_holding(game, credentials, "token_hash")
+    return VIEWER if seat is None else Actor(Role.SEAT, seat)
 
 
 def asking_for(game: Game, credentials: Credentials) -> int | None:
     """The seat this browser asked the host for (its old phone lost), while the host has not answered."""
-    if not isinstance(credentials.seat_token, str) or not credentials.seat_token:
-        return None
-    digest = token_hash(credentials.seat_token)
-    for seat in game.seats:
-        if seat.asking_hash and hmac.compare_digest(seat.asking_hash, digest):
-            return seat.position
-    return None
+    return _seat_holding(game, credentials, "asking_hash")

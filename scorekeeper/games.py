@@ -65,6 +65,20 @@ def clashes(game: AnyGame, record: Any) -> list[Problem]:
     """
     if record.phase != Phase.PLAYING:
         return []
+    if isinstance(game, GameState):
+        # Read by the shared table, the pad and every phone's card at each version: checked once per version.
+        # (While a hand is played no bid is hidden, so every screen's view of it is the same.)
+        kept = cache("clashes")
+        key = (game.id, game.version, record.number)
+        found = kept.get(key)
+        if found is None:
+            found = tuple(_clashes(game, record))
+            kept.put(key, found)
+        return list(found)
+    return _clashes(game, record)
+
+
+def _clashes(game: AnyGame, record: Any) -> list[Problem]:
     table = table_of(game)
     hand = hand_of(game, record)
     entered = {table.players[e.position] for e in record.entries if e.done or e.fixing}
@@ -489,15 +503,17 @@ class PlayerSummary:
 
     name: str
     bids_made: int
+    zero_bids: int
     zero_bids_made: int
     bonus_points: int
 
 
 def summaries(game: AnyGame) -> list[PlayerSummary]:
-    """Bids made, zero bids made and bonus points won, per player, over scored hands."""
+    """Bids made, zero bids (and made) and bonus points won, per player, over scored hands."""
     table = table_of(game)
     made = dict.fromkeys(table.players, 0)
     zeros = dict.fromkeys(table.players, 0)
+    zero_bids = dict.fromkeys(table.players, 0)
     bonus = dict.fromkeys(table.players, 0)
     for record in game.hands:
         if record.phase != Phase.SCORED:
@@ -506,10 +522,11 @@ def summaries(game: AnyGame) -> list[PlayerSummary]:
         for player, points in rules.bonus_points(table, hand).items():
             bonus[player] += points
         for entry in hand.entries:
+            zero_bids[entry.player] += entry.bid == 0
             if entry.bid == entry.tricks:
                 made[entry.player] += 1
                 zeros[entry.player] += entry.bid == 0
-    return [PlayerSummary(p, made[p], zeros[p], bonus[p]) for p in table.players]
+    return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
 
 
 def summary_of(game: Game) -> dict[str, Any] | None:
@@ -519,21 +536,19 @@ def summary_of(game: Game) -> dict[str, Any] | None:
     if game.kind != SKULL_KING:
         from . import shelf
 
-        kind = shelf.kinds()[game.kind]
-        setup = kind.from_stored([s.name for s in game.seats], game.options)
-        return kind.summary(setup, [p.data for p in game.plays if p.closed])
+        found = shelf.stored(game)
+        return found.kind.summary(found.setup, found.closed)
     table = table_of(game)
     rows = [r for r in pad_rows(game, table) if r.phase == Phase.SCORED]
     totals = [c.total or 0 for c in rows[-1].cells] if rows else [0] * len(table.players)
     best = max(totals)
     feats = summaries(game)
-    hands = [hand_of(game, r) for r in game.hands if r.phase == Phase.SCORED]
     return {
         "kind": SKULL_KING, "ruleset": table.ruleset, "players": list(table.players), "totals": totals,
         "winners": [p for p, t in zip(table.players, totals) if t == best],
         "per_hand": [[c.points or 0 for c in r.cells] for r in rows],
         "bids_made": [f.bids_made for f in feats],
-        "zero_bids": [sum(e.bid == 0 for h in hands for e in h.entries if e.player == p) for p in table.players],
+        "zero_bids": [f.zero_bids for f in feats],
         "zero_bids_made": [f.zero_bids_made for f in feats],
         "bonus": [f.bonus_points for f in feats],
     }

@@ -125,7 +125,7 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
     # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
     db.session.info.setdefault(CHANGES, []).append((game.id, game.version))
     # A finished game keeps what its crew's statistics read, up to date with every correction.
-    game.summary = games.summary_of(game) if game.finished_at is not None else None
+    game.summary = games.summary_of(game)
     public_id = game.public_id  # read now: after the commit it would be loaded again
     db.session.commit()
     return Outcome(public_id, secret=secret)
@@ -224,16 +224,13 @@ def _start(kind: Any, setup: Any, plays: list[dict[str, Any]], crew: str | None 
 def play(public_id: str, credentials: Credentials, change: Mapping[str, Any]) -> Outcome:
     """A change to a game of another kind (a tap on its screen): the kind's rules say what it does."""
     game = _locked(public_id)
-    kind = shelf.kinds().get(game.kind)
-    if kind is None:
+    found = shelf.stored(game)
+    if found is None:
         db.session.rollback()
         raise NotFound(public_id)
+    kind, setup, closed, open_play = found.kind, found.setup, found.closed, found.open_play
     actor = identify(game, credentials)
-    setup = kind.from_stored([s.name for s in game.seats], game.options)
-    closed = [p.data for p in game.plays if p.closed]
-    open_play = next((p for p in game.plays if not p.closed), None)
-    applied = kind.apply(setup, closed, open_play.data if open_play else None,
-                         shelf.Player(actor.seat, actor.is_host), change)
+    applied = kind.apply(setup, closed, found.draft, shelf.Player(actor.seat, actor.is_host), change)
     if applied.denied:
         raise _deny()
     if applied.problems:

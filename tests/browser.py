@@ -97,3 +97,23 @@ def screenshot(page, name: str) -> None:  # noqa: ANN001
     """Save a full-page screenshot under SCREENSHOTS."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+# Counts every touch of the screen: a tap is one pointerdown, whatever it lands on (`page.evaluate("window.taps")`).
+COUNT_TAPS = "window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true);"
+
+
+def join_phones(browser, join_url: str, names) -> dict:  # noqa: ANN001
+    """A phone for each name, each joined to its seat through the join link, counting its taps."""
+    from playwright.sync_api import expect
+
+    phones = {}
+    for name in names:
+        context = browser.new_context(viewport=PHONE, locale="en-GB")
+        context.add_init_script(COUNT_TAPS)
+        page = context.new_page()
+        page.goto(join_url)
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_text(f"You are {name}")).to_be_visible()
+        phones[name] = page
+    return phones

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, join_phones, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -25,13 +25,7 @@ def test_a_kraken_hand_is_closed_from_the_phones(browser, live_server: str) -> N
     join_url = host.locator(".join-link a").get_attribute("href")
     join_url = live_server + join_url if join_url.startswith("/") else join_url
 
-    phones = {}
-    for name in PLAYERS:
-        page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-        page.goto(join_url)
-        page.get_by_role("button", name=name, exact=True).click()
-        expect(page.get_by_text(f"You are {name}")).to_be_visible()
-        phones[name] = page
+    phones = join_phones(browser, join_url, PLAYERS)
     for page in phones.values():
         page.locator(".numpad.mine button[value='0']").click()
     for page in phones.values():

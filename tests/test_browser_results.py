@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, join_phones, screenshot
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ("Anne", "Ben", "Cara")
-# Counts every touch of the screen: a tap is one pointerdown, whatever it lands on.
-COUNT_TAPS = "window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true);"
 
 
 def start_table(browser, live_server: str, cards: int, **options: bool):  # noqa: ANN001, ANN201
@@ -33,16 +31,7 @@ def start_table(browser, live_server: str, cards: int, **options: bool):  # noqa
     expect(host.locator(".facts dd.big")).to_have_text(str(cards))
     join_url = host.locator(".join-link a").get_attribute("href")
     join_url = live_server + join_url if join_url.startswith("/") else join_url
-    phones = {}
-    for name in PLAYERS:
-        context = browser.new_context(viewport=PHONE, locale="en-GB")
-        context.add_init_script(COUNT_TAPS)
-        page = context.new_page()
-        page.goto(join_url)
-        page.get_by_role("button", name=name, exact=True).click()
-        expect(page.get_by_text(f"You are {name}")).to_be_visible()
-        phones[name] = page
-    return host, phones
+    return host, join_phones(browser, join_url, PLAYERS)
 
 
 def bid(phones, bids: dict[str, int]) -> None:  # noqa: ANN001

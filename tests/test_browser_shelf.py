@@ -6,27 +6,9 @@ import time
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, join_phones, screenshot
 
 pytestmark = pytest.mark.browser
-
-COUNT_TAPS = "window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true);"
-
-
-def phones_for(browser, join_url: str, names: tuple[str, ...]) -> dict:  # noqa: ANN001
-    from playwright.sync_api import expect
-
-    phones = {}
-    for name in names:
-        context = browser.new_context(viewport=PHONE, locale="en-GB")
-        context.add_init_script(COUNT_TAPS)
-        page = context.new_page()
-        page.goto(join_url)
-        page.get_by_role("button", name=name, exact=True).click()
-        expect(page.get_by_text(f"You are {name}")).to_be_visible()
-        phones[name] = page
-    return phones
-
 
 def test_a_skipbo_match_of_three_games_on_three_phones(browser, live_server: str) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
@@ -40,7 +22,7 @@ def test_a_skipbo_match_of_three_games_on_three_phones(browser, live_server: str
     screenshot(host, "40-skipbo-new-390")
     host.get_by_role("button", name="Start the match").click()
     expect(host.get_by_role("heading", name="Game 1")).to_be_visible()
-    phones = phones_for(browser, host.url + "/join", ("Anne", "Ben", "Cara"))
+    phones = join_phones(browser, host.url + "/join", ("Anne", "Ben", "Cara"))
 
     games = [("Anne", {"Ben": 4, "Cara": 7}), ("Cara", {"Anne": 2, "Ben": 9}), ("Anne", {"Ben": 1, "Cara": 2})]
     for number, (winner, left) in enumerate(games, start=1):
@@ -91,7 +73,7 @@ def test_a_dracula_set_of_six_rounds_on_two_phones(browser, live_server: str) ->
     host.fill("#target", "300")
     host.get_by_role("button", name="Start the game").click()
     expect(host.get_by_role("heading", name="Set 1, round 1 of 6")).to_be_visible()
-    phones = phones_for(browser, host.url + "/join", ("Anne", "Ben"))
+    phones = join_phones(browser, host.url + "/join", ("Anne", "Ben"))
     for number in range(1, 7):
         page = phones["Anne" if number % 2 else "Ben"]
         expect(page.get_by_role("heading", name=f"Set 1, round {number} of 6")).to_be_visible()

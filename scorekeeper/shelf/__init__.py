@@ -87,3 +87,28 @@ def score_any(text: str | bytes) -> dict[str, Any]:
         return write_pad(read.table, read.hands)
     setup, plays = read
     return kind.write_pad(setup, plays)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A stored game of the shelf as its kind reads it: the kind, its setup, the entries of its
+    closed plays in order, and its open play (the record, still being entered), if any."""
+
+    kind: Any
+    setup: Any
+    closed: list[dict[str, Any]]
+    open_play: Any = None
+
+    @property
+    def draft(self) -> dict[str, Any] | None:
+        """The entries of the open play so far."""
+        return self.open_play.data if self.open_play is not None else None
+
+
+def stored(game: Any) -> Stored | None:
+    """A stored game (record) as its shelf kind reads it; None for Skull King or an unknown kind."""
+    kind = kinds().get(game.kind)
+    if kind is None:
+        return None
+    return Stored(kind, kind.from_stored([s.name for s in game.seats], game.options),
+                  [p.data for p in game.plays if p.closed], next((p for p in game.plays if not p.closed), None))

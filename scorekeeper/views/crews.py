@@ -87,7 +87,7 @@ def crew(crew: str):
     shown = next((r for r in finished if r.public_id == chosen), finished[-1] if finished else None)
     hand_chart = (stats.chart(stats.running(shown.summary["per_hand"], shown.summary["players"]), gettext("hands"))
                   if shown else None)
-    hosted = [public_id for public_id in session.get("hosting", {})]
+    hosted = set(session.get("hosting", {}))
     return page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
                 by_kind=by_kind, charts=charts, shown=shown, hand_chart=hand_chart,
                 share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)

@@ -14,7 +14,6 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import games, service, shelf
-from ..models import SKULL_KING
 from . import bp
 from .labels import say
 from .rendering import open_page, page, see_other
@@ -27,11 +26,6 @@ def kind_named(name: str) -> Any:
     if kind is None:
         abort(404)
     return kind
-
-
-def kind_of(game: Any) -> Any | None:
-    """The shelf game a stored game is, or None for Skull King."""
-    return None if game.kind == SKULL_KING else shelf.kinds().get(game.kind)
 
 
 @bp.route("/games/new/<kind_name>", methods=["GET", "POST"])
@@ -73,13 +67,10 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
     game = games.find_game(public_id)
     if game is None:
         raise service.NotFound(public_id)
-    kind = kind_of(game)
-    setup = kind.from_stored([s.name for s in game.seats], game.options)
-    closed = [p.data for p in game.plays if p.closed]
-    draft = next((p.data for p in game.plays if not p.closed), None)
+    found = shelf.stored(game)
     me = visitor(game)
-    context = kind.context(setup, closed, draft, shelf.Player(me.seat, me.is_host))
-    return page(kind.TEMPLATE, status, title=gettext(kind.TITLE), game=game, visitor=me, kind=kind,
+    context = found.kind.context(found.setup, found.closed, found.draft, shelf.Player(me.seat, me.is_host))
+    return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=game, visitor=me, kind=found.kind,
                 problems=problems or [], **context)
 
 
@@ -87,7 +78,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
 def play(public_id: str):
     """A tap on a shelf game's screen: who went out, cards left, a coffin."""
     game = games.find_game(public_id)
-    kind = kind_of(game) if game is not None else None
+    kind = shelf.kinds().get(game.kind) if game is not None else None
     if kind is None:
         raise service.NotFound(public_id)
     change = kind.parse_change(request.form)
@@ -101,9 +92,8 @@ def play(public_id: str):
 
 def export(game: Any) -> tuple[dict[str, Any], str]:
     """The pad file of a shelf game, and the start of its file name."""
-    kind = kind_of(game)
-    setup = kind.from_stored([s.name for s in game.seats], game.options)
-    return kind.write_pad(setup, [p.data for p in game.plays if p.closed]), kind.NAME
+    found = shelf.stored(game)
+    return found.kind.write_pad(found.setup, found.closed), found.kind.NAME
 
 
 def pad_text(doc: dict[str, Any]) -> str:

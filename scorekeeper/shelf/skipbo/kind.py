@@ -142,13 +142,13 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
     leader = max(found, default=0)
     order = sorted(range(len(setup.sides)), key=lambda side: (-found[side], side))
     winner = draft.get("winner") if draft else None
+    champion = match_winner(setup, results)
     return {
         "setup": setup, "rows": rows,
         "sides": [setup.side_name(side) for side in range(len(setup.sides))],
         "standings": [{"name": setup.side_name(side), "total": found[side], "gap": leader - found[side],
                        "rank": 1 + sum(t > found[side] for t in found), "provisional_total": None} for side in order],
-        "champion": (None if match_winner(setup, results) is None
-                     else setup.side_name(match_winner(setup, results))),
+        "champion": None if champion is None else setup.side_name(champion),
         "game_number": len(results) + 1,
         "draft_winner": winner,
         "waiting_for": opponents(setup, winner) if winner is not None else [],
