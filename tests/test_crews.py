@@ -205,3 +205,18 @@ def test_a_new_skipbo_match_with_the_same_players_joins_the_crew(client: FlaskCl
 def finished_games(app: Flask, crew: str) -> list[Game]:
     with app.app_context():
         return db.session.query(Game).filter(Game.crew == crew, Game.summary.isnot(None)).order_by(Game.id).all()
+
+
+def test_the_games_list_the_crew_page_and_the_bg_stats_file_write_nothing(two_games: tuple[str, str],
+                                                                          client: FlaskClient, app: Flask) -> None:
+    first, _ = two_games
+
+    def every_row() -> dict[str, list]:
+        with app.app_context():
+            return {table.name: sorted(map(repr, db.session.execute(table.select()).all()))
+                    for table in db.metadata.sorted_tables}
+
+    before = every_row()
+    for path in ("/", f"/crews/{crew_of(app, first)}", f"{first}/play.bgsplay", f"{first}/end"):
+        assert client.get(path).status_code == 200, path
+    assert every_row() == before

@@ -576,7 +576,8 @@ def test_no_get_writes_even_after_a_count_has_ended(app: Flask, client: FlaskCli
     pages = []
     for browser in (client, anne, viewer):
         for path in (url, f"{url}/pad", f"{url}/screen", f"{url}/end", f"{url}/pad.json", f"{url}/pad.csv",
-                     f"{url}/hands/1", f"{url}/join", "/", "/join", "/games/new"):
+                     f"{url}/hands/1", f"{url}/join", "/", "/join", "/games/new", "/games/new/skip-bo",
+                     "/games/new/dracula"):
             for headers in ({}, {"HX-Request": "true"}):
                 response = browser.get(path, headers=headers)
                 assert response.status_code < 400, path
