@@ -45,6 +45,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         # Per client address and minute: typed join codes (guessing), new games and imports (their cost).
         JOIN_TRIES_PER_MINUTE=12,
+        # Per browser and minute (ten times as many per address): asking the host for a taken seat.
+        SEAT_REQUESTS_PER_MINUTE=5,
         NEW_GAMES_PER_MINUTE=20,
         TRUSTED_PROXIES=0,
     )
@@ -54,7 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-        for key in ("TRUSTED_PROXIES", "JOIN_TRIES_PER_MINUTE", "NEW_GAMES_PER_MINUTE"):
+        for key in ("TRUSTED_PROXIES", "JOIN_TRIES_PER_MINUTE", "NEW_GAMES_PER_MINUTE", "SEAT_REQUESTS_PER_MINUTE"):
             if os.environ.get(key):
                 app.config[key] = int(os.environ[key])
     else:

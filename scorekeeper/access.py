@@ -7,7 +7,7 @@ import hmac
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .models import Game
+from typing import Any
 
 
 class Role(StrEnum):
@@ -36,10 +36,12 @@ VIEWER = Actor(Role.VIEWER)
 
 @dataclass(frozen=True)
 class Credentials:
-    """The secrets a browser holds for one game: a host token and a seat's secret, either may be missing."""
+    """The secrets a browser holds for one game: a host token, a seat's secret, and the secret it
+    asked for a seat with (the seat's own once the host lets it in); any may be missing."""
 
     host_token: str | None = None
     seat_token: str | None = None
+    asking_token: str | None = None
 
 
 def token_hash(token: str) -> str:
@@ -47,28 +49,34 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _seat_holding(game: Game, credentials: Credentials, stored: str) -> int | None:
-    """The seat whose hash `stored` (`token_hash`: playing it; `asking_hash`: asking for it) is this browser's secret."""
-    if not isinstance(credentials.seat_token, str) or not credentials.seat_token:
-        return None
-    digest = token_hash(credentials.seat_token)
-    for seat in game.seats:
-        held = getattr(seat, stored)
-        if held and hmac.compare_digest(held, digest):
-            return seat.position
+def _digest(token: str | None) -> str | None:
+    return token_hash(token) if isinstance(token, str) and token else None
+
+
+def _seat_holding(game: Any, credentials: Credentials) -> int | None:
+    """The seat whose secret this browser holds: the one it took, or the one the host let it in to."""
+    for digest in (_digest(credentials.seat_token), _digest(credentials.asking_token)):
+        if digest is None:
+            continue
+        for seat in game.seats:
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return seat.position
     return None
 
 
-def identify(game: Game, credentials: Credentials) -> Actor:
+def identify(game: Any, credentials: Credentials) -> Actor:
     """The role that `credentials` give at `game`; anything unknown is a viewer."""
     host_token = credentials.host_token
     # Bytes, because compare_digest refuses non-ASCII text and a cookie may carry anything.
     if isinstance(host_token, str) and hmac.compare_digest(host_token.encode(), game.host_token.encode()):
         return Actor(Role.HOST)
-    seat = _seat_holding(game, credentials, "token_hash")
+    seat = _seat_holding(game, credentials)
     return VIEWER if seat is None else Actor(Role.SEAT, seat)
 
 
-def asking_for(game: Game, credentials: Credentials) -> int | None:
-    """The seat this browser asked the host for (its old phone lost), while the host has not answered."""
-    return _seat_holding(game, credentials, "asking_hash")
+def request_of(game: Any, credentials: Credentials) -> Any:
+    """This browser's request for a seat (open, or turned away), while it holds no seat; else None."""
+    digest = _digest(credentials.asking_token)
+    if digest is None:
+        return None
+    return next((r for r in game.requests if r.token_hash and hmac.compare_digest(r.token_hash, digest)), None)

@@ -17,8 +17,8 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
 
 from . import rules
-from .extensions import db
-from .models import SKULL_KING, EntryRecord, Event, Game, HandRecord, Phase, Seat, utcnow
+from .extensions import WRITE_LOCK, db
+from .models import SKULL_KING, EntryRecord, Event, Game, HandRecord, Phase, Seat, SeatRequest, phase_at, utcnow
 from .pad import write_pad
 from .rules import Entry, Hand, Options, Problem, Table
 
@@ -32,10 +32,11 @@ def table_of(game: AnyGame) -> Table:
 def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
     """The rules' view of one stored hand.
 
-    While the bids are secret, only the bid of seat `shown_to` is in it.
+    While the bids (or the cannons' loads) are secret, only those of seat `shown_to` are in it.
     """
     names = [s.name for s in game.seats]
     secret = record.phase.is_secret
+    loads_secret = record.phase.loads_secret
     return Hand(
         cards=record.cards,
         lost_tricks=record.lost_tricks,
@@ -47,7 +48,7 @@ def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
                 bonuses=dict(e.bonuses or {}),
                 loot_with=tuple(names[p] for p in (e.loot_with or [])),
                 wager=e.wager,
-                shot=e.shot,
+                shot=e.shot if not loads_secret or e.position == shown_to else None,
                 bid_changed_from=e.bid_changed_from,
             )
             for e in record.entries
@@ -151,13 +152,22 @@ class SeatState:
     position: int
     name: str
     token_hash: str | None
-    # A new phone asking for this seat, until the host lets it in (never shown either).
-    asking_hash: str | None = None
 
     @property
     def has_phone(self) -> bool:
         """Whether a phone holds this seat."""
         return self.token_hash is not None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestState:
+    """A new phone asking for a seat; `token_hash` only says which phone asks, it is never shown."""
+
+    id: int
+    position: int
+    code: str
+    token_hash: str
+    turned_away: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +187,8 @@ class EntryState:
     ready: bool
     # Refused for a clash with others: this player checks their result again.
     fixing: bool = False
+    # Whether a cannon is loaded: the table may know that much while the loads are secret.
+    loaded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,12 +203,17 @@ class HandState:
     reveal_at: datetime | None
     entries: tuple[EntryState, ...]
     phase: Phase
+    # The cannonball rule: the players load their cannons in secret once the bids are revealed.
+    cannons: bool = False
 
     def phase_at(self, now: datetime) -> Phase:
-        """The phase at `now`: a count that has run out has revealed the bids."""
-        if self.stored_phase == Phase.COUNTING and self.reveal_at is not None and self.reveal_at <= now:
-            return Phase.PLAYING
-        return self.stored_phase
+        """The phase at `now`: a count that has run out has revealed the bids (or the loads)."""
+        return phase_at(self.stored_phase, self.reveal_at, self.cannons, now)
+
+    @property
+    def count_over(self) -> bool:
+        """Whether a count stored as running is over, as this value was looked at."""
+        return self.stored_phase.is_count and self.phase != self.stored_phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +235,13 @@ class GameState:
     hands: tuple[HandState, ...]
     # Seats of the hand being bid whose bid was cleared when they changed phones.
     bids_cleared: frozenset[int] = field(default_factory=frozenset)
+    # New phones asking for seats, oldest first (answered ones only while turned away).
+    requests: tuple[RequestState, ...] = ()
+
+    @property
+    def open_requests(self) -> tuple[RequestState, ...]:
+        """The seat requests the host has not answered yet."""
+        return tuple(r for r in self.requests if not r.turned_away)
 
     def at(self, now: datetime) -> GameState:
         """The game as it stands at `now`: a count that has run out shows the bids (nothing is written)."""
@@ -227,13 +251,12 @@ class GameState:
     @property
     def reveal_at(self) -> datetime | None:
         """When the count running now ends, if one is running."""
-        return next((h.reveal_at for h in self.hands if h.phase == Phase.COUNTING), None)
+        return next((h.reveal_at for h in self.hands if h.phase.is_count), None)
 
     @property
     def edition(self) -> int:
         """Orders what the table may see: every version, and the end of a count within one."""
-        revealed = any(h.stored_phase == Phase.COUNTING and h.phase == Phase.PLAYING for h in self.hands)
-        return self.version * 2 + revealed
+        return self.version * 2 + any(h.count_over for h in self.hands)
 
 
 class _MovedOn(Exception):
@@ -255,17 +278,24 @@ _games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
-           _seats.c.token_hash, _seats.c.asking_hash)
+           _seats.c.token_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
     .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
 _ENTRIES_OF_GAME = (
     select(_games.c.version, _hands.c.number, _hands.c.cards, _hands.c.lost_tricks, _hands.c.phase.label("stored_phase"),
-           _hands.c.corrected, _hands.c.reveal_at, _entries.c.position, _entries.c.bid, _entries.c.tricks,
+           _hands.c.corrected, _hands.c.reveal_at, _hands.c.cannons, _entries.c.position, _entries.c.bid, _entries.c.tricks,
            _entries.c.bonuses, _entries.c.loot_with, _entries.c.wager, _entries.c.shot, _entries.c.bid_changed_from,
            _entries.c.done, _entries.c.fixing)
     .join_from(_hands, _entries, _entries.c.hand_id == _hands.c.id).join(_games, _games.c.id == _hands.c.game_id)
     .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
 
+
+_requests = SeatRequest.__table__
+_REQUESTS_OF_GAME = (
+    select(_games.c.version, _requests.c.id, _requests.c.position, _requests.c.code, _requests.c.token_hash,
+           _requests.c.turned_away)
+    .join_from(_requests, _games, _games.c.id == _requests.c.game_id)
+    .where(_requests.c.game_id == bindparam("game_id")).order_by(_requests.c.id))
 
 _VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id"),
                                                               _games.c.deleted_at.is_(None))
@@ -287,11 +317,11 @@ def _read_game_once(game_id: int) -> GameState | None:
     for index, row in enumerate(hand_rows):
         entries.append(EntryState(row.position, row.bid, row.tricks, dict(row.bonuses or {}),
                                   tuple(row.loot_with or ()), row.wager, row.shot, row.bid_changed_from,
-                                  bool(row.done), row.bid is not None, bool(row.fixing)))
+                                  bool(row.done), row.bid is not None, bool(row.fixing), row.shot is not None))
         if index + 1 == len(hand_rows) or hand_rows[index + 1].number != row.number:
             phase = Phase(row.stored_phase)
             hands.append(HandState(row.number, row.cards, row.lost_tricks, phase, row.corrected, row.reveal_at,
-                                   tuple(entries), phase))
+                                   tuple(entries), phase, bool(row.cannons)))
             entries = []
     bidding = next((h.number for h in hands if h.stored_phase == Phase.BIDDING), None)
     cleared: frozenset[int] = frozenset()
@@ -300,25 +330,36 @@ def _read_game_once(game_id: int) -> GameState | None:
             Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
             Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
         cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
+    request_rows = connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all()
+    if any(row.version != first.version for row in request_rows[:1]):
+        raise _MovedOn()
+    requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}), first.version,
                      first.host_token, first.join_code, first.finished_at, first.first_dealer,
-                     tuple(SeatState(r.position, r.name, r.token_hash, r.asking_hash) for r in seat_rows),
-                     tuple(hands), cleared)
+                     tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
+                     tuple(hands), cleared, requests)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:
-    """The game as a screen may see it: a secret bid only on its own seat's phone, no secret at all.
+    """The game as a screen may see it: a secret bid or load only on its own seat's phone, no secret at all.
 
     `seat` None is the whole table (host, big screen, anyone with the link): no hidden bid.
     Every page and the live stream draw from what this returns, so no bid can leak by mistake.
     """
-    hands = tuple(
-        replace(h, entries=tuple(e if e.position == seat or e.bid is None else replace(e, bid=None)
-                                 for e in h.entries)) if h.phase.is_secret else h
-        for h in game.hands)
-    seats = tuple(replace(s, token_hash="" if s.token_hash is not None else None,
-                          asking_hash="" if s.asking_hash is not None else None) for s in game.seats)
-    return replace(game, hands=hands, seats=seats, host_token="")
+    def secrets_kept(entry: EntryState, hand: HandState) -> EntryState:
+        if entry.position == seat:
+            return entry
+        if hand.phase.is_secret and entry.bid is not None:
+            entry = replace(entry, bid=None)
+        if hand.phase.loads_secret and entry.shot is not None:
+            entry = replace(entry, shot=None)
+        return entry
+
+    hands = tuple(replace(h, entries=tuple(secrets_kept(e, h) for e in h.entries)) if h.phase.loads_secret else h
+                  for h in game.hands)
+    seats = tuple(replace(s, token_hash="" if s.token_hash is not None else None) for s in game.seats)
+    requests = tuple(replace(r, token_hash="") for r in game.requests)
+    return replace(game, hands=hands, seats=seats, requests=requests, host_token="")
 
 
 # Records (for writes) or plain values (for reading): the rules see them alike.
@@ -359,9 +400,10 @@ def cache(name: str) -> VersionCache:
 
 
 def cached(game_id: int, version: int, now: datetime | None = None) -> GameState | None:
-    """The game at `version` as this process read it, as it stands now; None if not read (no query)."""
+    """The game at `version` as this process read it, as it stands now; None if not read, or if it
+    has moved on since (then `load` reads it afresh)."""
     state = cache("games").get((game_id, version))
-    return state.at(now or utcnow()) if state is not None else None
+    return as_it_stands(state, now or utcnow()) if state is not None else None
 
 
 def load(public_id: str, now: datetime | None = None) -> GameState | None:
@@ -371,18 +413,98 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
     """
     if not PUBLIC_ID.fullmatch(public_id):
         return None
-    row = db.session.connection().execute(_VERSION_OF_GAME, {"public_id": public_id}).first()
-    if row is None:
-        return None
-    key = (row.id, row.version)
-    games = cache("games")
-    state = games.get(key)
-    if state is None:
-        state = _read_game(row.id)
-        if state is None:
+    for _ in range(5):
+        row = db.session.connection().execute(_VERSION_OF_GAME, {"public_id": public_id}).first()
+        if row is None:
             return None
-        games.put((state.id, state.version), state)
-    return state.at(now or utcnow())
+        key = (row.id, row.version)
+        games = cache("games")
+        state = games.get(key)
+        if state is None:
+            state = _read_game(row.id)
+            if state is None:
+                return None
+            games.put((state.id, state.version), state)
+        shown = as_it_stands(state, now or utcnow())
+        if shown is not None:
+            return shown
+        # A writer committed while the count ran out: read the game again, in a new transaction
+        # (on SQLite a read transaction keeps seeing what it saw first).
+        db.session.rollback()
+    # Moving on faster than it can be read: shown as stored, so nothing is revealed that may not be.
+    return state
+
+
+# --- the end of a count -----------------------------------------------------------------
+#
+# A count (the bids' YO-HO-HO, the cannons' second one) ends by the clock, with no write. Every
+# process and host must agree on when, or one could show the bids while a writer elsewhere
+# still takes a late bid and makes them secret again. So the end is decided in one place, the
+# way writers decide it, and it is airtight for this reason:
+#
+# - a writer (`service._locked`) holds the game's write lock, reads the deciding clock, and
+#   changes a secret only if the count has not ended by that clock;
+# - before anything is shown revealed, `as_it_stands` takes the same lock, checks that the
+#   version it is about to reveal is still the one committed, and reads the same clock.
+#
+# The lock puts the two in one order. If the reveal is confirmed first, every later writer
+# reads the clock later, finds the count over and refuses to make the hand secret again. If a
+# writer came first, it committed a new version, and the confirmation finds the version moved
+# on and shows nothing. The clock is the database's (PostgreSQL's clock_timestamp(), read after
+# the lock is granted: now() would be when the transaction began, perhaps before), so hosts with
+# skewed clocks still agree; SQLite is a file on one machine, whose processes share its clock.
+# Once confirmed, a count's end (game, hand, moment) holds for good, so each process confirms it
+# once, whatever the number of screens.
+
+
+def locked_now(connection: Any) -> datetime:
+    """The time by the clock that ends the counts, read on `connection` while it holds the game's lock."""
+    if connection.dialect.name == "postgresql":
+        return connection.exec_driver_sql("SELECT clock_timestamp() AT TIME ZONE 'UTC'").scalar_one()
+    return utcnow()
+
+
+def _confirm_count_end(game_id: int) -> tuple[int | None, datetime]:
+    """The version committed now and the deciding clock, read under the game's write lock (nothing written)."""
+    with db.engine.connect() as connection:
+        connection.execution_options(**{WRITE_LOCK: True})
+        with connection.begin() as transaction:
+            query = select(_games.c.version).where(_games.c.id == game_id)
+            if connection.dialect.name == "postgresql":
+                # FOR SHARE waits for a writer's FOR UPDATE (and it for this), but not for other screens.
+                query = query.with_for_update(read=True)
+            version = connection.execute(query).scalar()
+            now = locked_now(connection)
+            transaction.rollback()
+    return version, now
+
+
+def as_it_stands(state: GameState, now: datetime) -> GameState | None:
+    """The game as it stands at `now`, a count that ran out revealed only once confirmed (see above).
+
+    None: the game has moved on since `state` was read. A count over by this process's clock
+    but not yet by the deciding one (another host's) still shows as a count.
+    """
+    shown = state.at(now)
+    kept = cache("counts ended")
+    for hand in shown.hands:
+        key = (state.id, hand.number, hand.reveal_at)
+        if not hand.count_over or kept.get(key):
+            continue
+        # The screens of one game wake together when its count runs out: one of them asks.
+        with _CONFIRMING[hash(key) % len(_CONFIRMING)]:
+            if kept.get(key):
+                continue
+            version, deciding_now = _confirm_count_end(state.id)
+            if version != state.version:
+                return None
+            if hand.phase_at(deciding_now) == hand.stored_phase:
+                return state.at(deciding_now)
+            kept.put(key, True)
+    return shown
+
+
+_CONFIRMING = tuple(threading.Lock() for _ in range(64))
 
 
 def schedule(game: AnyGame, table: Table | None = None) -> tuple[int, ...]:
@@ -415,6 +537,8 @@ class PadCell:
     total: int | None
     provisional: bool
     bid_changed_from: int | None = None
+    # Grapeshot or cannonball, once the loads are revealed (the cannonball rule).
+    shot: str | None = None
 
 
 @dataclass(frozen=True)
@@ -471,6 +595,7 @@ def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
                 total=shown_totals.get(e.player),
                 provisional=provisional,
                 bid_changed_from=e.bid_changed_from,
+                shot=e.shot,
             )
             for e in hand.entries
         )

@@ -37,10 +37,13 @@ SKULL_KING = "skull-king"
 
 
 class Phase(StrEnum):
-    """Where a hand stands: bids secret (bidding, counting), then played, then scored."""
+    """Where a hand stands: bids secret (bidding, counting), with the cannonball rule the loads
+    secret (loading, firing), then played, then scored."""
 
     BIDDING = "bidding"
     COUNTING = "counting"
+    LOADING = "loading"
+    FIRING = "firing"
     PLAYING = "playing"
     SCORED = "scored"
 
@@ -48,6 +51,30 @@ class Phase(StrEnum):
     def is_secret(self) -> bool:
         """Until the count ends, nobody but a bid's own phone may see it."""
         return self in (Phase.BIDDING, Phase.COUNTING)
+
+    @property
+    def loads_secret(self) -> bool:
+        """Until the second count ends, nobody but a cannon's own phone may see its load."""
+        return self in (Phase.BIDDING, Phase.COUNTING, Phase.LOADING, Phase.FIRING)
+
+    @property
+    def is_count(self) -> bool:
+        """A YO-HO-HO count: it ends by itself at the hand's `reveal_at`, with no write."""
+        return self in (Phase.COUNTING, Phase.FIRING)
+
+    def after_count(self, cannons: bool) -> Phase:
+        """The phase a count gives way to: the bids' count to the loading of the cannons (if the hand
+        loads them) or to play, the loads' count to play."""
+        if self == Phase.COUNTING and cannons:
+            return Phase.LOADING
+        return Phase.PLAYING
+
+
+def phase_at(stored: Phase, reveal_at: datetime | None, cannons: bool, now: datetime) -> Phase:
+    """A hand's phase at `now`: a count whose time has come gives way to what follows it."""
+    if stored.is_count and reveal_at is not None and reveal_at <= now:
+        return stored.after_count(cannons)
+    return stored
 
 
 class Game(db.Model):
@@ -83,6 +110,8 @@ class Game(db.Model):
         back_populates="game", order_by="HandRecord.number", cascade="all, delete-orphan")
     plays: Mapped[list[Play]] = relationship(
         back_populates="game", order_by="Play.number", cascade="all, delete-orphan")
+    requests: Mapped[list[SeatRequest]] = relationship(
+        back_populates="game", order_by="SeatRequest.id", cascade="all, delete-orphan")
 
 
 class Seat(db.Model):
@@ -96,10 +125,27 @@ class Seat(db.Model):
     name: Mapped[str] = mapped_column(String(40))
     # SHA-256 of the secret in the seated phone's session; None while the seat is free.
     token_hash: Mapped[str | None] = mapped_column(String(64))
-    # A new phone asking to take this seat (its old phone lost): SHA-256 of its secret, until the host lets it in.
-    asking_hash: Mapped[str | None] = mapped_column(String(64))
 
     game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class SeatRequest(db.Model):
+    """A new phone asking for a seat another phone holds (that one lost or flat), until the host answers.
+
+    The host tells the asking phones apart by their short code, shown on each of them.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int]
+    # SHA-256 of the asking phone's secret: the seat's token once the host lets it in.
+    token_hash: Mapped[str] = mapped_column(String(64))
+    code: Mapped[str] = mapped_column(String(4))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The host said no; kept so the asking phone is told.
+    turned_away: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+    game: Mapped[Game] = relationship(back_populates="requests")
 
 
 class HandRecord(db.Model):
@@ -119,22 +165,26 @@ class HandRecord(db.Model):
                       values_callable=lambda phases: [p.value for p in phases]),
         default=Phase.BIDDING)
     corrected: Mapped[bool] = mapped_column(default=False)
-    # While counting YO-HO-HO: when the bids show.
+    # While counting YO-HO-HO: when the bids (or the cannons' loads) show.
     reveal_at: Mapped[datetime | None]
+    # The cannonball rule: after the bids are revealed, each player loads grapeshot or cannonball in secret.
+    cannons: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     game: Mapped[Game] = relationship(back_populates="hands")
     entries: Mapped[list[EntryRecord]] = relationship(
         back_populates="hand", order_by="EntryRecord.position", cascade="all, delete-orphan")
 
     def phase_at(self, now: datetime) -> Phase:
-        """The phase at `now`: a count that has run out has revealed the bids, stored or not."""
-        if self.stored_phase == Phase.COUNTING and self.reveal_at is not None and self.reveal_at <= now:
-            return Phase.PLAYING
-        return self.stored_phase
+        """The phase at `now`: a count that has run out has revealed the bids (or loads), stored or not."""
+        return phase_at(self.stored_phase, self.reveal_at, self.cannons, now)
+
+    def see_at(self, now: datetime) -> None:
+        """Fix the phase as it stands at `now`: the service does so with the clock read under the game's lock."""
+        self.__dict__["_phase_seen"] = self.phase_at(now)
 
     @property
     def phase(self) -> Phase:
-        """The phase when first asked, then kept, so one page never shows two phases of a hand.
+        """The phase when first asked (or as `see_at` fixed it), then kept, so one change never sees two phases.
 
         Reading a hand never needs a write to reveal its bids.
         """

@@ -7,6 +7,7 @@ Reading refuses anything it does not understand and reports every problem at onc
 from __future__ import annotations
 
 import csv
+import unicodedata
 import io
 import json
 import re
@@ -75,6 +76,10 @@ def _json_kind(value: object) -> str:
     return "a list"
 
 
+# A refused file lists this many problems at most.
+MAX_PROBLEMS = 50
+
+
 class Reader:
     """Walks a document, collecting problems instead of stopping at the first.
 
@@ -90,6 +95,9 @@ class Reader:
     def add(self, template: str, hand: int | None = None, players: tuple[str, ...] = (),
             **params: object) -> None:
         self.problems.append(Problem(template, params, hand, players, self.unit))
+        if len(self.problems) >= MAX_PROBLEMS:
+            # Nobody reads a thousand problems, and a file made of mistakes must cost little to refuse.
+            raise PadError(self.problems[:MAX_PROBLEMS])
 
     def unknown_keys(self, obj: Mapping[str, Any], allowed: tuple[str, ...],
                      hand: int | None = None, players: tuple[str, ...] = ()) -> None:
@@ -347,7 +355,9 @@ def read_pad(doc: object, check: bool = False) -> Pad:
 
 # A pad nests six deep (pad, hands, hand, entries, entry, bonuses); deeper is not a pad.
 MAX_DEPTH = 16
-_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# Possessive: a string is read once, never tried again from a later quote, so text full of
+# quotes and backslashes costs one pass (an unclosed string runs to the end: json.loads refuses it).
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*+"?')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"\[\]|\{\}")
 
@@ -355,8 +365,8 @@ _INNERMOST = re.compile(r"\[\]|\{\}")
 def nests_deeper_than(text: str, most: int) -> bool:
     """Whether the lists and objects of a JSON text nest deeper than `most`, strings left out.
 
-    Read before parsing: each round takes away the innermost pairs, so it costs `most`
-    passes of a regular expression at most, whatever the text.
+    Read before parsing, in time linear in the text: one pass takes the strings out, then each
+    round takes away the innermost pairs, `most` rounds at most, whatever the text.
     """
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
     for _ in range(most):
@@ -367,17 +377,41 @@ def nests_deeper_than(text: str, most: int) -> bool:
     return True
 
 
+# No number in a pad of any game comes near this, either way: points, totals, targets, counts.
+MAX_NUMBER = 1_000_000
+
+
+def numbers_out_of_bounds(value: object) -> list[Problem]:
+    """A problem for the first number of a parsed pad beyond ±MAX_NUMBER (or not finite); none if every one is within."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool) and not -MAX_NUMBER <= item <= MAX_NUMBER:
+            return [Problem(N_("Every number in a pad file is from -%(most)d to %(most)d; this one has %(value)s."),
+                            {"most": MAX_NUMBER, "value": shown(item)})]
+    return []
+
+
 def read_json(text: str | bytes) -> object:
-    """A pad file's JSON, of whichever game; PadError for text that is not JSON or nests too deep."""
+    """A pad file's JSON, of whichever game; PadError for text that is not JSON, nests too deep, or
+    holds a number no pad could."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         if nests_deeper_than(text, MAX_DEPTH):
             raise PadError([Problem(N_("The file nests lists and objects deeper than a pad file ever does."))])
-        return json.loads(text)
+        doc = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise PadError([Problem(N_("The file is not valid JSON: %(error)s."),
-                                {"error": str(error)})]) from None
+                                {"error": str(error)[:200]})]) from None
+    problems = numbers_out_of_bounds(doc)
+    if problems:
+        raise PadError(problems)
+    return doc
 
 
 def load_pad(text: str | bytes, check: bool = False) -> Pad:
@@ -479,8 +513,17 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def inert_cell(value: object) -> object:
-    """`value` as a CSV cell no spreadsheet runs: text that would start a formula gets a leading '."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """`value` as a CSV cell no spreadsheet runs: text that would start a formula gets a leading '.
+
+    Spreadsheets skip leading spaces of any kind (a no-break space too) and read full-width
+    signs (＝, ＋) as their plain twins, so the check looks past the one and folds the other.
+    """
+    if not isinstance(value, str):
+        return value
+    head = value.lstrip()
+    while head and unicodedata.category(head[0]) in ("Cf", "Cc", "Zs", "Zl", "Zp"):
+        head = head[1:].lstrip()
+    if value.startswith(FORMULA_STARTS) or unicodedata.normalize("NFKC", head[:1]).startswith(FORMULA_STARTS):
         return "'" + value
     return value
 

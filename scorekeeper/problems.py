@@ -66,3 +66,17 @@ PLACES = {
     "game": (N_("Game %(number)d: %(text)s"), N_("Game %(number)d, %(text)s")),
     "round": (N_("Round %(number)d: %(text)s"), N_("Round %(number)d, %(text)s")),
 }
+
+
+# A game played to a target ends at a sensible number of points: far above any real table's
+# choice, far below where totals stop meaning anything.
+MAX_TARGET = 100_000
+
+
+def target_problems(target: int) -> list[Problem]:
+    """Why a target cannot be (a whole number of points, 1 to MAX_TARGET); none if it can."""
+    if 1 <= target <= MAX_TARGET:
+        return []
+    return [Problem(N_("The target must be a whole number of points from 1 to %(most)d, not %(target)d."),
+                    {"most": MAX_TARGET, "target": target})]
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Mapping
 
@@ -21,8 +21,8 @@ from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
 from .live import CHANGES, CHANNEL
-from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Play, Seat, new_join_code,
-                     new_public_id, utcnow)
+from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Play, Seat, SeatRequest,
+                     new_join_code, new_public_id, utcnow)
 from .pad import Pad
 from .rules import N_, Entry, Hand, Problem, Table
 
@@ -81,14 +81,30 @@ class Results:
 # --- the transaction ------------------------------------------------------------------
 
 
+# Where a change keeps the moment its lock was granted, by the clock that ends the counts.
+LOCKED_AT = "locked_at"
+
+
 def _locked(public_id: str) -> Game:
-    """The game, locked for writing until this transaction ends, or NotFound."""
+    """The game, locked for writing until this transaction ends, or NotFound.
+
+    Its hands' phases are fixed by the deciding clock read under the lock, so a count that has
+    ended for any screen has ended for this change too (see "the end of a count" in games.py).
+    """
     begin_write()
     game = games.find_game(public_id, for_update=True)
     if game is None:
         db.session.rollback()
         raise NotFound(public_id)
+    now = db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
+    for record in game.hands:
+        record.see_at(now)
     return game
+
+
+def _lock_time() -> datetime:
+    """When the lock of the change under way was granted, by the deciding clock."""
+    return db.session.info[LOCKED_AT]
 
 
 def _hand(game: Game, number: int) -> HandRecord:
@@ -177,9 +193,12 @@ def import_game(pad: Pad) -> Outcome:
     """Store a checked pad as a new game that resumes where the pad stopped; the secret is the host's token."""
     begin_write()
     game = _new_game(pad.table)
+    cannons = pad.table.options.cannonball
     for number, hand in enumerate(pad.hands, start=1):
-        record = HandRecord(number=number, cards=hand.cards,
-                            stored_phase=Phase.SCORED if hand.finished else Phase.PLAYING)
+        # An unfinished hand whose loads the file does not have all of resumes with the loading.
+        loading = cannons and any(e.shot is None for e in hand.entries)
+        record = HandRecord(number=number, cards=hand.cards, cannons=cannons,
+                            stored_phase=Phase.SCORED if hand.finished else Phase.LOADING if loading else Phase.PLAYING)
         record.entries = [EntryRecord(position=i, tricks=0) for i in range(len(game.seats))]
         game.hands.append(record)
         _store_entries(game, record, hand)
@@ -264,7 +283,8 @@ def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
     if number > len(planned):
         game.finished_at = game.finished_at or utcnow()
         return None
-    record = HandRecord(number=number, cards=planned[number - 1], stored_phase=Phase.BIDDING)
+    record = HandRecord(number=number, cards=planned[number - 1], stored_phase=Phase.BIDDING,
+                        cannons=table.options.cannonball)
     record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
     game.hands.append(record)
     return record
@@ -337,45 +357,87 @@ def find_by_join_code(buckets: Mapping[str, int], code: str) -> str | None:
 
 
 def _forget_hidden_bid(game: Game, position: int) -> tuple[str, int | None]:
-    """A seat changing hands during the bids loses its bid: a bid belongs to the phone that made it.
+    """A seat changing hands loses its secrets: a bid (or a cannon's load) belongs to the phone that made it.
 
     Returns the kind of event to log, and its hand: a cleared bid is logged as such, so the
     table can see who must bid again (that a player was ready is no secret).
     """
     record = games.current_hand(game)
-    if record is None or not record.phase.is_secret or record.entries[position].bid is None:
+    if record is None:
         return "seat", None
-    record.entries[position].bid = None
+    entry = record.entries[position]
+    if record.phase.loads_secret and not record.phase.is_secret and entry.shot is not None:
+        entry.shot = None
+        if record.phase == Phase.FIRING:
+            record.reveal_at = None
+            record.stored_phase = Phase.LOADING
+        return "seat", record.number
+    if not record.phase.is_secret or entry.bid is None:
+        return "seat", None
+    entry.bid = None
     if record.phase == Phase.COUNTING:
         record.reveal_at = None
         record.stored_phase = Phase.BIDDING
     return f"{games.BID_CLEARED}{position}", record.number
 
 
+def _seat_at(game: Game, position: int | None) -> Seat | None:
+    return game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+
+
+def _already_seated(game: Game, actor: Actor) -> Outcome | None:
+    """A browser holds one seat at most, and the host none (it enters for the players without a phone)."""
+    if actor.is_host:
+        return _refuse(game, Problem(N_("You host this game: enter the bids and results of the players "
+                                        "without a phone on your own screen.")))
+    if actor.seat is not None:
+        return _refuse(game, Problem(N_("This phone already plays %(names)s in this game."),
+                                     players=(game.seats[actor.seat].name,)))
+    return None
+
+
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
     """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
     game = _locked(public_id)
-    seat = game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+    seat = _seat_at(game, position)
     if seat is None:
         return _refuse(game, Problem(N_("Pick your name from the list.")))
+    seated = _already_seated(game, identify(game, credentials))
+    if seated is not None:
+        return seated
     if seat.token_hash is not None:
         return _refuse(game, Problem(
             N_("%(names)s already plays on another phone. Ask the host to let this phone in instead."),
             players=(seat.name,)))
     token = secrets.token_urlsafe(32)
     seat.token_hash = token_hash(token)
+    _drop_requests(game, credentials)
     kind, number = _forget_hidden_bid(game, seat.position)
     return _commit(game, kind, number, secret=token)
 
 
-def ask_for_seat(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
+# A host's card lists this many phones asking for one seat at most: a flood of strangers stops there.
+OPEN_REQUESTS_PER_SEAT = 4
+
+
+def _drop_requests(game: Game, credentials: Credentials) -> None:
+    """Forget what this browser asked for (it has a seat now, or asks anew)."""
+    digest = token_hash(credentials.asking_token) if credentials.asking_token else None
+    for request in [r for r in game.requests if r.token_hash == digest]:
+        game.requests.remove(request)
+
+
+def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
+                 buckets: Mapping[str, int]) -> Outcome:
     """A new phone asks for a seat another phone holds (that one lost or flat); the host lets it in.
 
-    The secret is the new phone's, kept by it; it plays the seat once the host says yes.
-    A later ask for the same seat replaces an earlier one: the host sees one at a time.
+    The secret is the new phone's, kept by it; it plays the seat once the host picks it by the
+    short code it shows. One open request per browser (asking again replaces it); a few per seat;
+    a few a minute per browser and address (`buckets`), or TooManyTries.
     """
+    count_try(buckets)
     game = _locked(public_id)
-    seat = game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+    seat = _seat_at(game, position)
     if seat is None:
         return _refuse(game, Problem(N_("Pick your name from the list.")))
     if identify(game, credentials).role != Role.VIEWER:
@@ -383,9 +445,50 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None)
         raise _deny()
     if seat.token_hash is None:
         return _refuse(game, Problem(N_("%(names)s is free now: take the seat."), players=(seat.name,)))
+    _drop_requests(game, credentials)
+    waiting = [r for r in game.requests if r.position == seat.position and not r.turned_away]
+    if len(waiting) >= OPEN_REQUESTS_PER_SEAT:
+        return _refuse(game, Problem(N_("Too many phones are asking for the seat of %(names)s. "
+                                        "Ask the host to answer them first."), players=(seat.name,)))
     token = secrets.token_urlsafe(32)
-    seat.asking_hash = token_hash(token)
+    taken = {r.code for r in waiting}
+    code = next(c for c in iter(lambda: f"{secrets.randbelow(90) + 10}", None) if c not in taken)
+    game.requests.append(SeatRequest(position=seat.position, token_hash=token_hash(token), code=code))
     return _commit(game, "ask", secret=token)
+
+
+def _request_for_host(game: Game, credentials: Credentials, request_id: int) -> SeatRequest | None:
+    """The open request the host answers; None if answered already (another tap, another screen)."""
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    return next((r for r in game.requests if r.id == request_id and not r.turned_away), None)
+
+
+def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
+    """The host lets in the one asking phone whose code they picked; the old phone loses the seat,
+    and the other phones asking for it are turned away (and told)."""
+    game = _locked(public_id)
+    request = _request_for_host(game, credentials, request_id)
+    if request is None:
+        return _stale(game)
+    seat = game.seats[request.position]
+    seat.token_hash = request.token_hash
+    game.requests.remove(request)
+    for other in game.requests:
+        if other.position == request.position:
+            other.turned_away = True
+    kind, number = _forget_hidden_bid(game, request.position)
+    return _commit(game, kind, number)
+
+
+def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
+    """The host says no to a phone asking for a seat (a mistaken name, a stranger with the link); it is told."""
+    game = _locked(public_id)
+    request = _request_for_host(game, credentials, request_id)
+    if request is None:
+        return _stale(game)
+    request.turned_away = True
+    return _commit(game, "seat")
 
 
 def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
@@ -397,38 +500,39 @@ def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
     return game.seats[position]
 
 
-def let_in(public_id: str, credentials: Credentials, position: int) -> Outcome:
-    """The host lets the new phone that asked for a seat play it; the old phone loses it."""
-    game = _locked(public_id)
-    seat = _seat_for_host(game, credentials, position)
-    if seat.asking_hash is None:
-        # Asked and answered already (another tap, another screen): nothing left to do.
-        return _stale(game)
-    seat.token_hash, seat.asking_hash = seat.asking_hash, None
-    kind, number = _forget_hidden_bid(game, position)
-    return _commit(game, kind, number)
-
-
-def turn_away(public_id: str, credentials: Credentials, position: int) -> Outcome:
-    """The host says no to a new phone asking for a seat (a mistaken name, a stranger with the link)."""
-    game = _locked(public_id)
-    seat = _seat_for_host(game, credentials, position)
-    if seat.asking_hash is None:
-        return _stale(game)
-    seat.asking_hash = None
-    return _commit(game, "seat")
-
-
 def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
     """The host frees a seat, so another phone (or the host) can play it."""
     game = _locked(public_id)
     seat = _seat_for_host(game, credentials, position)
-    seat.token_hash = seat.asking_hash = None
+    seat.token_hash = None
     kind, number = _forget_hidden_bid(game, position)
     return _commit(game, kind, number)
 
 
 # --- bids -----------------------------------------------------------------------------
+
+
+def _secret_for(game: Game, actor: Actor, seat: int | None) -> int | None:
+    """The seat a secret (a bid, a load) is entered for: a phone's own, or for the host one without a phone."""
+    if actor.role == Role.VIEWER:
+        raise _deny()
+    if actor.role == Role.SEAT:
+        if seat is not None and seat != actor.seat:
+            raise _deny()
+        return actor.seat
+    if seat is not None and 0 <= seat < len(game.seats) and game.seats[seat].token_hash is not None:
+        # The host enters secrets for players without a phone only: a phone's secret is its own.
+        raise _deny()
+    return seat if seat is not None and 0 <= seat < len(game.seats) else None
+
+
+def _count_when_all_in(record: HandRecord, all_in: bool, waiting: Phase, counting: Phase,
+                       count_seconds: float) -> bool:
+    """Secrets revealed together: once every seat's is in, YO-HO-HO counts (again, after any change)
+    and they show when it ends, by the clock of `games.as_it_stands`. Whether the count runs."""
+    record.stored_phase = counting if all_in else waiting
+    record.reveal_at = _lock_time() + timedelta(seconds=count_seconds) if all_in else None
+    return all_in
 
 
 def place_bid(public_id: str, credentials: Credentials, number: int, seat: int | None, bid: int | None,
@@ -437,38 +541,60 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
     it again and moves the version by one, whatever the value, so nothing another screen
-    can see depends on a hidden bid.
+    can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
     game = _locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
-    if actor.role == Role.VIEWER:
-        raise _deny()
-    if actor.role == Role.SEAT:
-        if seat is not None and seat != actor.seat:
-            raise _deny()
-        seat = actor.seat
-    elif seat is not None and 0 <= seat < len(game.seats) and game.seats[seat].token_hash is not None:
-        # The host enters bids for players without a phone only: a phone's bid is its own.
-        raise _deny()
+    seat = _secret_for(game, actor, seat)
     if not record.phase.is_secret:
         return _refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
-    if seat is None or not 0 <= seat < len(game.seats):
+    if seat is None:
         return _refuse(game, Problem(N_("Pick a player to bid for."), hand=number))
     if bid is None or not 0 <= bid <= record.cards:
         return _refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
                                      number, (game.seats[seat].name,)))
     record.entries[seat].bid = bid
-    counting = all(e.bid is not None for e in record.entries)
+    counting = _count_when_all_in(record, all(e.bid is not None for e in record.entries), Phase.BIDDING,
+                                  Phase.COUNTING, count_seconds)
     if counting:
         for entry in record.entries:
             # Ready for the results the moment the count ends, with no write needed then.
             entry.tricks = None
+            entry.shot = None
             entry.done = entry.fixing = False
-        record.reveal_at = utcnow() + timedelta(seconds=count_seconds)
-        record.stored_phase = Phase.COUNTING
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
     return _commit(game, "count" if counting else "bid", number)
+
+
+def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int | None, shot: str | None,
+                count_seconds: float) -> Outcome:
+    """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
+
+    A phone loads its own cannon, the host those of players without a phone. The others see
+    only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
+    stay as they are. As with bids, every load moves the version by one, whatever it is.
+    """
+    game = _locked(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    seat = _secret_for(game, actor, seat)
+    if not record.cannons:
+        return _refuse(game, Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
+                                        "option."), hand=number))
+    if record.phase.is_secret:
+        return _refuse(game, Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
+    if not record.phase.loads_secret:
+        return _refuse(game, Problem(N_("The loads of this hand are already revealed."), hand=number))
+    if seat is None:
+        return _refuse(game, Problem(N_("Pick a player to load for."), hand=number))
+    if shot not in rules.SHOTS:
+        return _refuse(game, Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
+                                     players=(game.seats[seat].name,)))
+    record.entries[seat].shot = shot
+    firing = _count_when_all_in(record, all(e.shot is not None for e in record.entries), Phase.LOADING,
+                                Phase.FIRING, count_seconds)
+    return _commit(game, "fire" if firing else "load", number)
 
 
 def change_cards(public_id: str, credentials: Credentials, number: int, cards: int | None) -> Outcome:
@@ -593,7 +719,9 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         for seat, report in results.reports.items():
             entries[seat] = report.entry(entries[seat].player, revealed[seat])
         reporting = {entries[seat].player for seat in results.reports}
-    hand = replace(current, entries=tuple(entries), lost_tricks=lost)
+    # The cannons' loads were revealed together and stay as they are, whatever a form says.
+    hand = replace(current, entries=tuple(replace(e, shot=c.shot) for e, c in zip(entries, current.entries)),
+                   lost_tricks=lost)
     if closing:
         # Closing: nothing not entered is left open (a missing count is none), and every rule applies.
         hand = replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
@@ -654,5 +782,6 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
            "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "create_match", "delete_game",
-           "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in", "place_bid", "play",
+           "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in", "load_cannon", "place_bid",
+           "play",
            "record_results", "rematch", "restore_game", "turn_away"]

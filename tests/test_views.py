@@ -284,8 +284,6 @@ def test_scoring_refuses_an_impossible_hand_and_stores_nothing(client: FlaskClie
         ({"loot-0": "7"}, "Hand 1, Anne: the Loot partner must be one of the players."),
         ({"harry-0": "+5"}, "Hand 1, Anne: Harry the Giant changes a bid by −1, 0 or +1."),
         ({"wager-0": "10"}, "Hand 1, Anne: wagers need the modern rules with the Rascal of Roatán option."),
-        ({"shot-0": "cannonball"},
-         "Hand 1, Anne: grapeshot and cannonball need Rascal's scoring with the cannonball option."),
     ],
 )
 def test_result_refusals(client: FlaskClient, extra: dict[str, str], message: str) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import bgstats, games, service, stats
+from ..access import Role
 from ..extensions import db
 from ..models import SKULL_KING, Game, utcnow
 from . import bp
@@ -28,18 +29,27 @@ CHARTED_GAMES = 50
 
 
 def my_public_ids() -> list[str]:
-    """The games this browser hosts or holds a seat in, as its session remembers them."""
-    ids = [*session.get("hosting", {}), *session.get("seats", {})]
+    """The games this browser's session names: hosted, seats taken, seats asked for."""
+    ids = [*session.get("hosting", {}), *session.get("seats", {}), *session.get("asking", {})]
     return [i for i in dict.fromkeys(ids) if isinstance(i, str)]
+
+
+def _mine(query) -> list[Game]:  # noqa: ANN001
+    """The games of `query` among this browser's that it hosts or plays a seat of now.
+
+    A session remembers what a browser once asked for; access follows what the game says now,
+    so a phone the host turned away, or one whose seat went to a new phone, sees none of it.
+    """
+    ids = my_public_ids()
+    if not ids:
+        return []
+    found = db.session.scalars(query.where(Game.public_id.in_(ids)).options(selectinload(Game.seats))).all()
+    return [g for g in found if visitor(g).role != Role.VIEWER]
 
 
 def my_games() -> tuple[list[Game], list[Game]]:
     """This browser's games, newest first; and those it deleted that can still be brought back."""
-    ids = my_public_ids()
-    if not ids:
-        return [], []
-    found = db.session.scalars(select(Game).where(Game.public_id.in_(ids)).options(selectinload(Game.seats))
-                               .order_by(Game.created_at.desc(), Game.id.desc())).all()
+    found = _mine(select(Game).order_by(Game.created_at.desc(), Game.id.desc()))
     since = utcnow() - timedelta(seconds=service.UNDO_SECONDS)
     listed = [g for g in found if g.deleted_at is None][:LISTED]
     undoable = [g for g in found if g.deleted_at is not None and g.deleted_at >= since
@@ -59,9 +69,7 @@ def may_see_crew(crew: str) -> bool:
     key = request.args.get("key", "")
     if key and hmac.compare_digest(key.encode(), share_key(crew).encode()):
         return True
-    ids = my_public_ids()
-    return bool(ids) and db.session.scalar(select(Game.id).where(
-        Game.crew == crew, Game.public_id.in_(ids), Game.deleted_at.is_(None)).limit(1)) is not None
+    return bool(_mine(select(Game).where(Game.crew == crew, Game.deleted_at.is_(None))))
 
 
 @bp.get("/crews/<crew>")

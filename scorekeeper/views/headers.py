@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 
 # Pages load their scripts and styles from static/ only; nothing inline runs.
@@ -34,6 +34,13 @@ def protect(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.vary.add("HX-Request")
+    if request.blueprint == "pages" and "Cache-Control" not in response.headers:
+        # A page or event may carry a player's own card (a bid still secret): no cache keeps it,
+        # not the browser's (a shared phone's back button) nor one on the way.
+        response.headers["Cache-Control"] = "no-store"
+    if request.is_secure and current_app.config.get("TRUSTED_PROXIES"):
+        # Served over HTTPS behind a proxy that says so: the browser comes back over HTTPS only.
+        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response
 
 

@@ -70,6 +70,11 @@ def capture_label(kind: str, ruleset: str) -> str:
     return labels[kind]
 
 
+def shot_label(shot: str) -> str:
+    """A cannon's load for people."""
+    return {"grapeshot": gettext("Grapeshot"), "cannonball": gettext("Cannonball")}[shot]
+
+
 def game_label(game: Any) -> str:
     """A game's name in a list: its rules, or the name of the other game on the shelf."""
     if game.kind == "skull-king":
@@ -119,6 +124,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["score"] = format_score
     app.jinja_env.globals.update(
         capture_label=capture_label,
+        shot_label=shot_label,
         ruleset_name=ruleset_name,
         ruleset_blurb=ruleset_blurb,
         round_name=round_name,

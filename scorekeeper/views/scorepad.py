@@ -43,7 +43,8 @@ def screen(public_id: str):
     record = games.current_hand(game)
     return page("screen.html", title=gettext("Leaderboard"), game=game, table=table, rows=rows,
                 standings=games.standings(game, rows), current=record,
-                ready=sum(e.bid is not None for e in record.entries) if record else 0)
+                ready=sum(e.ready for e in record.entries) if record else 0,
+                loaded=sum(e.loaded for e in record.entries) if record else 0)
 
 
 @bp.get("/games/<public_id>/end")

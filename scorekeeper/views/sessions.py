@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
-from flask import session
+from flask import request, session
 
 from ..access import Actor, Credentials, identify
 from ..games import AnyGame
 
 KEPT_GAMES = 20
+
+
+def client_address() -> str:
+    """The client's address: behind a proxy, the one it reports (ProxyFix, by configuration)."""
+    return (request.remote_addr or "unknown")[:48]
+
+
+def browser_id() -> str:
+    """A random name for this browser, kept in its session: what per-browser limits count by."""
+    if not isinstance(session.get("browser"), str):
+        session["browser"] = secrets.token_urlsafe(12)
+    return session["browser"]
 
 
 def _remember(key: str, public_id: str, value: Any) -> None:
@@ -31,12 +44,18 @@ def keep_seat_token(public_id: str, token: str) -> None:
     _remember("seats", public_id, token)
 
 
+def keep_asking_token(public_id: str, token: str) -> None:
+    """This browser asked the host for a seat with this secret (the seat's own once let in)."""
+    _remember("asking", public_id, token)
+
+
 def credentials(public_id: str) -> Credentials:
     """The secrets this browser holds for a game."""
-    host_token = session.get("hosting", {}).get(public_id)
-    seat_token = session.get("seats", {}).get(public_id)
-    return Credentials(host_token if isinstance(host_token, str) else None,
-                       seat_token if isinstance(seat_token, str) else None)
+    def kept(key: str) -> str | None:
+        value = session.get(key, {}).get(public_id)
+        return value if isinstance(value, str) else None
+
+    return Credentials(kept("hosting"), kept("seats"), kept("asking"))
 
 
 def visitor(game: AnyGame) -> Actor:

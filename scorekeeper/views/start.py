@@ -17,19 +17,7 @@ from ..pad import PadError
 from . import bp
 from .labels import say
 from .rendering import open_page, page, see_other
-from .sessions import credentials, keep_host_token
-
-
-def client_address() -> str:
-    """The client's address: behind a proxy, the one it reports (ProxyFix, by configuration)."""
-    return (request.remote_addr or "unknown")[:48]
-
-
-def browser_id() -> str:
-    """A random name for this browser, kept in its session: what per-browser limits count by."""
-    if not isinstance(session.get("browser"), str):
-        session["browser"] = secrets.token_urlsafe(12)
-    return session["browser"]
+from .sessions import browser_id, client_address, credentials, keep_host_token
 
 
 def too_many_new_games() -> bool:

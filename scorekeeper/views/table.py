@@ -14,7 +14,7 @@ from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
 from .. import forms, games, rules, service
-from ..access import Actor, Credentials, Role, asking_for, identify
+from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
 from ..models import SKULL_KING, Phase, utcnow
@@ -23,7 +23,7 @@ from ..service import Intent, Results
 from . import bp
 from .labels import problems_by_player, say
 from .rendering import not_yours, open_page, page, see_other
-from .sessions import credentials, keep_seat_token, visitor
+from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, visitor
 from .matches import match_page
 
 
@@ -73,6 +73,7 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
             hand_count=len(games.schedule(seen, table)),
             provisional=rules.provisional_points(table, hand) if not record.phase.is_secret and not clashes else {},
             waiting=sum(not e.ready for e in record.entries),
+            unloaded=sum(not e.loaded for e in record.entries),
             lost_allowed=rules.lost_tricks_allowed(table),
             clashes=[say(p) for p in clashes],
             fixing=[table.players[e.position] for e in record.entries if e.fixing and table.players[e.position] in concerned],
@@ -131,7 +132,7 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "player_problems": problems_by_player(problems, len(table.players)),
         "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
-        "asking_seats": [s.position for s in seen.seats if s.asking_hash is not None],
+        "requests": seen.open_requests if seen_by.is_host else (),
         "my_clashes": [say(p) for p in clashes_of(seen, record, seen_by)],
         "bonus_max": bonus_max(table),
         "form": form,
@@ -169,8 +170,8 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     if seen_by.seat is not None:
         parts += [record.entries[seen_by.seat], clashes_of(seen, record, seen_by)]
     elif seen_by.is_host:
-        phones = tuple((s.has_phone, s.asking_hash is not None) for s in seen.seats)
-        parts += [phones, tuple(e for e, seat in zip(record.entries, seen.seats) if not seat.has_phone)]
+        phones = tuple(s.has_phone for s in seen.seats)
+        parts += [phones, seen.open_requests, tuple(e for e, seat in zip(record.entries, seen.seats) if not seat.has_phone)]
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
@@ -279,8 +280,10 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                     yield event("card", card)
             timeout = KEEPALIVE_SECONDS
             if state.reveal_at is not None and not versions_only:
-                # Wake when the count ends, to push the bids the moment they show.
-                timeout = min(timeout, max(0.0, (state.reveal_at - utcnow()).total_seconds()) + 0.002)
+                # Wake when the count ends, to push the bids the moment they show. A count over by
+                # this process's clock but not by the deciding one (the database's) is asked again soon.
+                left = (state.reveal_at - utcnow()).total_seconds()
+                timeout = min(timeout, left + 0.002 if left > 0 else 0.02)
             woke = wait(state.version, timeout)
             if woke is None:
                 return
@@ -317,7 +320,7 @@ def events(public_id: str):
     if compress:
         response.headers["Content-Encoding"] = "gzip"
     response.headers["Vary"] = "Accept-Encoding"
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
 
@@ -333,13 +336,20 @@ def join(public_id: str):
         return join_page(game)
     parsed = forms.Parsed()
     if request.form.get("ask"):
-        outcome = service.ask_for_seat(public_id, credentials(public_id), forms.whole_number(request.form, "ask", parsed))
+        position = forms.whole_number(request.form, "ask", parsed)
+        limit = current_app.config["SEAT_REQUESTS_PER_MINUTE"]
+        # Per browser, and ten times as many per address (a stranger who drops its cookies).
+        buckets = {f"ask {browser_id()}": limit, f"ask {client_address()}": limit * 10}
+        try:
+            outcome = service.ask_for_seat(public_id, credentials(public_id), position, buckets)
+        except service.TooManyTries:
+            return join_page(load_state(public_id), 429,
+                             [gettext("Too many requests from this phone. Wait a minute and try again.")])
         if outcome.ok:
-            keep_seat_token(public_id, outcome.secret)
+            keep_asking_token(public_id, outcome.secret)
             return see_other(url_for("pages.join", public_id=public_id))
     else:
-        position = forms.whole_number(request.form, "seat", parsed)
-        outcome = service.join(public_id, credentials(public_id), position)
+        outcome = service.join(public_id, credentials(public_id), forms.whole_number(request.form, "seat", parsed))
         if outcome.ok:
             keep_seat_token(public_id, outcome.secret)
             return open_page(url_for("pages.game", public_id=public_id))
@@ -347,9 +357,10 @@ def join(public_id: str):
 
 
 def join_page(game: games.GameState, status: int = 200, problems: list[str] | None = None):
-    """Who are you? The seats to pick from; or, for a phone that asked for a seat, the wait for the host."""
+    """Who are you? The seats to pick from; for a phone that asked for a seat, its code and the wait for the
+    host, or that the host said no."""
     return page("join.html", status, title=gettext("Join the game"), game=game, problems=problems or [],
-                asking=asking_for(game, credentials(game.public_id)))
+                asking=request_of(game, credentials(game.public_id)))
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")
@@ -358,16 +369,16 @@ def free_seat(public_id: str, position: int):
     return after(service.free_seat(public_id, credentials(public_id), position))
 
 
-@bp.post("/games/<public_id>/seats/<int:position>/let-in")
-def let_in(public_id: str, position: int):
-    """The host lets the new phone that asked for a seat play it."""
-    return after(service.let_in(public_id, credentials(public_id), position))
+@bp.post("/games/<public_id>/requests/<int:request_id>/let-in")
+def let_in(public_id: str, request_id: int):
+    """The host lets in the asking phone whose code they picked."""
+    return after(service.let_in(public_id, credentials(public_id), request_id))
 
 
-@bp.post("/games/<public_id>/seats/<int:position>/turn-away")
-def turn_away(public_id: str, position: int):
+@bp.post("/games/<public_id>/requests/<int:request_id>/turn-away")
+def turn_away(public_id: str, request_id: int):
     """The host says no to a phone asking for a seat."""
-    return after(service.turn_away(public_id, credentials(public_id), position))
+    return after(service.turn_away(public_id, credentials(public_id), request_id))
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/bid")
@@ -379,6 +390,17 @@ def bid(public_id: str, number: int):
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems)
     return after(service.place_bid(public_id, credentials(public_id), number, seat, value, count_seconds()))
+
+
+@bp.post("/games/<public_id>/hands/<int:number>/load")
+def load(public_id: str, number: int):
+    """Load a cannon in secret (the cannonball rule): a phone its own, the host one of a player without a phone."""
+    parsed = forms.Parsed()
+    seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
+    if parsed.problems:
+        return game_page(public_id, 422, parsed.problems)
+    return after(service.load_cannon(public_id, credentials(public_id), number, seat, request.form.get("shot"),
+                                     count_seconds()))
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/cards")

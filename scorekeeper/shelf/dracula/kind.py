@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...problems import N_, Problem
+from ...problems import N_, Problem, target_problems
 from .. import Applied, NewMatch, Player
 from . import pad
 from .rules import (DEFAULT_TARGET, ENTRY_ORDER, KING, QUEEN, RANKS, ROUNDS_PER_SET, SUITS, Setup, credited_scores,
@@ -24,10 +24,11 @@ def setup_from_form(form: Any) -> NewMatch:
     raw = str(form.get("target", "") or "").strip()
     target = DEFAULT_TARGET
     if raw:
-        if raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) >= 1:
+        if raw.isascii() and raw.isdigit() and len(raw) <= 7:
             target = int(raw)
+            found.problems.extend(target_problems(target))
         else:
-            found.problems.append(Problem(N_("The target must be a whole number of points, at least 1.")))
+            found.problems.append(Problem(N_("“%(value)s” is not a whole number."), {"value": raw[:20]}))
     if len(names) != 2:
         found.problems.append(Problem(N_("Dracula is for two players: give both names.")))
     elif names[0] == names[1]:

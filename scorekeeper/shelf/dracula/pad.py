@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...pad import PadError, Reader, is_whole, shown
-from ...problems import N_, Problem
+from ...problems import N_, Problem, target_problems
 from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
 
 FORMAT = "dracula-pad"
@@ -43,8 +43,10 @@ class _Reader(Reader):
                      value=shown(players))
             return None
         target = self.whole(doc, "target", required=False)
-        if "target" in doc and (target is None or target < 1):
-            self.add(N_("The target must be a whole number of points, at least 1."))
+        if "target" in doc and target is None:
+            return None
+        if target is not None and target_problems(target):
+            self.problems.extend(target_problems(target))
             return None
         setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
         game = Game(setup, [])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from ...problems import N_, Problem
+from ...problems import N_, Problem, target_problems
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MIN_STOCK, MAX_STOCK = 5, 30
@@ -68,8 +68,7 @@ def validate_setup(setup: Setup) -> list[Problem]:
     if not MIN_STOCK <= setup.stock <= MAX_STOCK:
         problems.append(Problem(N_("A stock pile has %(low)d to %(high)d cards, not %(stock)d."),
                                 {"low": MIN_STOCK, "high": MAX_STOCK, "stock": setup.stock}))
-    if setup.target < 1:
-        problems.append(Problem(N_("The target must be a whole number of points, at least 1.")))
+    problems.extend(target_problems(setup.target))
     return problems
 
 
