@@ -492,7 +492,7 @@ def as_it_stands(state: GameState, now: datetime) -> GameState | None:
         if not hand.count_over or kept.get(key):
             continue
         # The screens of one game wake together when its count runs out: one of them asks.
-        with _CONFIRMING[hash(key) % len(_CONFIRMING)]:
+        with _confirming(key):
             if kept.get(key):
                 continue
             version, deciding_now = _confirm_count_end(state.id)
@@ -504,7 +504,16 @@ def as_it_stands(state: GameState, now: datetime) -> GameState | None:
     return shown
 
 
-_CONFIRMING = tuple(threading.Lock() for _ in range(64))
+def _confirming(key: Any) -> threading.Lock:
+    """The lock that lets one screen of this process confirm a count's end while the others wait.
+
+    Made in the app's own process on first use: a lock made at import could be made before the
+    server's workers switch to gevent's locks, and would stop a whole worker while it waits.
+    """
+    locks = current_app.extensions.get("count end locks")
+    if locks is None:
+        locks = current_app.extensions.setdefault("count end locks", tuple(threading.Lock() for _ in range(64)))
+    return locks[hash(key) % len(locks)]
 
 
 def schedule(game: AnyGame, table: Table | None = None) -> tuple[int, ...]:
