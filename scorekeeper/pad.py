@@ -94,7 +94,11 @@ class Reader:
 
     def add(self, template: str, hand: int | None = None, players: tuple[str, ...] = (),
             **params: object) -> None:
-        self.problems.append(Problem(template, params, hand, players, self.unit))
+        self.extend([Problem(template, params, hand, players, self.unit)])
+
+    def extend(self, problems: list[Problem]) -> None:
+        """Keep these problems too; stop reading once there are MAX_PROBLEMS."""
+        self.problems.extend(problems)
         if len(self.problems) >= MAX_PROBLEMS:
             # Nobody reads a thousand problems, and a file made of mistakes must cost little to refuse.
             raise PadError(self.problems[:MAX_PROBLEMS])
@@ -152,7 +156,7 @@ class Reader:
             return None
         table = Table(ruleset, tuple(players), options, first_dealer)
         table_problems = rules.validate_table(table)
-        self.problems.extend(table_problems)
+        self.extend(table_problems)
         if table_problems:
             return None
         pad = Pad(table, [])
@@ -257,7 +261,7 @@ class Reader:
             self.add(N_("only the last hand may be unfinished; tricks are missing for %(names)s."),
                      number, waiting)
         hand_problems = rules.validate_hand(table, number, hand)
-        self.problems.extend(hand_problems)
+        self.extend(hand_problems)
         if hand_problems or len(self.problems) > before:
             return None, claimed
         return hand, claimed

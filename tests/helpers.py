@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.error
 import urllib.parse
@@ -28,6 +29,34 @@ def import_as_host(client: FlaskClient, doc: dict) -> str:
     assert response.status_code == 201, response.json
     assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
     return response.headers["Location"].replace("http://localhost", "")
+
+
+# Just under the import's size limit.
+LIMIT = 256 * 1024 - 512
+
+
+def hostile_pads() -> dict[str, str]:
+    """Pad files just under the size limit that were (or could be) costly to refuse, by name."""
+    hand = {"cards": 1, "entries": [{"player": "A", "bid": 0, "tricks": 0}, {"player": "B", "bid": 1, "tricks": 1}]}
+    return {
+        "escaped quotes": '"' + '\\"' * (LIMIT // 2 - 1),
+        "quotes": '"' * LIMIT,
+        "backslashes in a string": '["' + "a\\" * (LIMIT // 2 - 2),
+        "deep lists": "[" * (LIMIT // 2) + "]" * (LIMIT // 2),
+        "open lists": "[" * LIMIT,
+        "deep objects": '{"a":' * (LIMIT // 5),
+        "wide lists": "[" + "[]," * (LIMIT // 3 - 1) + "[]]",
+        "a huge number": '{"format":"skull-king-pad","x":' + "9" * (LIMIT - 40) + "}",
+        "many hands": json.dumps({"format": "skull-king-pad", "version": 1, "ruleset": "classic",
+                                  "players": ["A", "B"], "hands": [hand] * 2000})[:LIMIT],
+        "many players": json.dumps({"format": "skull-king-pad", "version": 1, "ruleset": "classic",
+                                    "players": [f"P{i}" for i in range(LIMIT // 10)], "hands": []}),
+        "many Skip-Bo mistakes": json.dumps({"format": "skip-bo-pad", "version": 1, "players": ["A", "B"],
+                                              "games": [{"winner": "A", "left": {"B": -1}}] * (LIMIT // 40)}),
+        "many Dracula sets": json.dumps({"format": "dracula-pad", "version": 1,
+                                         "players": {"queen": "A", "king": "B"},
+                                         "sets": [[{"coffin": [["AS"] * 3] * 3}] * 6] * (LIMIT // 500)}),
+    }
 
 
 class Phone:

@@ -97,6 +97,32 @@ def test_the_crew_page_shows_both_games_to_those_who_played_only(two_games: tupl
     assert "3 games" in phone_page and "Share this page" not in phone_page
 
 
+def test_the_crew_page_and_the_games_list_follow_the_seats_held_now(two_games: tuple[str, str],
+                                                                    client: FlaskClient, app: Flask) -> None:
+    """A phone that only asked for a seat, or whose seat went to a new phone, sees neither."""
+    _, second = two_games
+    crew = crew_of(app, second)
+    url = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"], "after": second.rsplit(
+        "/", 1)[-1]}).headers["Location"]
+    anne, asker, turned_away = app.test_client(), app.test_client(), app.test_client()
+    anne.post(f"{url}/join", data={"seat": 0})
+    assert asker.post(f"{url}/join", data={"ask": "0"}).status_code == 303
+    assert turned_away.post(f"{url}/join", data={"ask": "0"}).status_code == 303
+    assert anne.get(f"/crews/{crew}").status_code == 200 and url in seen(anne, "/")
+    # Asking is not playing: no crew page, the game not on the start page.
+    for phone in (asker, turned_away):
+        assert phone.get(f"/crews/{crew}").status_code == 404 and url not in seen(phone, "/")
+    host_page = html.unescape(client.get(url).get_data(as_text=True))
+    turn_away = [a for a in host_page.split('action="')[1:] if "/turn-away" in a.split('"')[0]]
+    assert client.post(turn_away[-1].split('"')[0]).status_code == 303
+    let_in = [a for a in host_page.split('action="')[1:] if "/let-in" in a.split('"')[0]]
+    assert client.post(let_in[0].split('"')[0]).status_code == 303
+    # The phone let in plays Anne now and sees the crew; the one turned away and Anne's old phone do not.
+    assert asker.get(f"/crews/{crew}").status_code == 200 and url in seen(asker, "/")
+    for phone in (turned_away, anne):
+        assert phone.get(f"/crews/{crew}").status_code == 404 and url not in seen(phone, "/")
+
+
 def test_only_the_host_starts_a_game_in_a_crew(two_games: tuple[str, str], app: Flask) -> None:
     stranger = app.test_client()
     response = stranger.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"],

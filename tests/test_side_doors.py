@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from scorekeeper import games
 from scorekeeper.pad import PadError, load_pad
 from tests.conftest import make_app
-from tests.helpers import new_game
+from tests.helpers import new_game, hostile_pads
 
 
 def bid_of(app: Flask, url: str, seat: int) -> int | None:
@@ -93,6 +93,18 @@ def test_csv_cells_never_start_a_formula(client: FlaskClient) -> None:
     cells = [cell for row in rows for cell in row]
     assert "'=HYPERLINK(\"http://x\")" in cells and "'+Ben" in cells and "'@Cara" in cells
     assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
+
+
+@pytest.mark.parametrize("name", [" =1+1", "\u00a0=1+1", "\uff1dSUM(A1)", "\u3000+1", "\u2003-1", "\uff0b1"])
+def test_csv_cells_hiding_a_formula_behind_spaces_or_full_width_signs_are_guarded(client: FlaskClient,
+                                                                                 name: str) -> None:
+    """Spreadsheets skip leading spaces of any kind and read ＝ as =: such a name is written inert too."""
+    url = new_game(client, [name, "Ben"])
+    for seat in (0, 1):
+        client.post(f"{url}/hands/1/bid", data={"seat": seat, "bid": 0})
+    rows = list(csv.reader(io.StringIO(client.get(f"{url}/pad.csv").get_data(as_text=True))))[1:]
+    # (The new-game form strips the name's ordinary spaces; what is left must still be guarded.)
+    assert rows[0][3].startswith("'") and rows[0][3][1:] == name.strip() and rows[1][3] == "Ben"
 
 
 def pad_of(players: list[str], hands: int = 1, **extra: Any) -> dict[str, Any]:
@@ -198,6 +210,25 @@ def test_the_session_cookie_is_secure_behind_an_https_proxy(database_url: str) -
     assert response.status_code == 303 and "Secure" in response.headers["Set-Cookie"]
 
 
+def test_pages_with_a_card_are_never_stored_and_https_is_kept_behind_a_proxy(database_url: str) -> None:
+    app = make_app(database_url, TRUSTED_PROXIES=1)
+    browser = app.test_client()
+    url = new_game(browser, ["Anne", "Ben"])
+    for path in (url, f"{url}/pad", f"{url}/join", "/"):
+        assert browser.get(path).headers["Cache-Control"] == "no-store", path
+    events = browser.get(f"{url}/events", buffered=False)
+    assert events.headers["Cache-Control"] == "no-store"
+    events.close()
+    # The static files keep their own caching.
+    assert "no-store" not in browser.get("/static/app.css").headers.get("Cache-Control", "")
+    https = browser.get(url, headers={"X-Forwarded-Proto": "https"})
+    assert https.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in browser.get(url).headers
+    # Without a proxy to trust, the app cannot know it is reached over HTTPS: no promise made.
+    assert "Strict-Transport-Security" not in make_app(database_url).test_client().get(
+        "/", headers={"X-Forwarded-Proto": "https"}).headers
+
+
 def test_the_join_code_of_a_finished_game_has_expired(client: FlaskClient, finished_pad: dict) -> None:
     response = client.post("/games/import", json=finished_pad)
     with client.application.app_context():
@@ -263,3 +294,31 @@ def test_the_table_sees_who_must_bid_again_after_changing_phones(app: Flask, cli
         assert notice in screen.get(url).get_data(as_text=True)
     new_phone.post(f"{url}/hands/1/bid", data={"bid": 2})
     assert notice not in client.get(url).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("name", sorted(hostile_pads()))
+def test_every_pathological_import_is_refused_in_words(client: FlaskClient, name: str) -> None:
+    """Shapes that once held a worker for a minute: each refused, nothing stored (figures: bench/hostile.py)."""
+    text = hostile_pads()[name]
+    assert len(text.encode()) < 256 * 1024
+    response = client.post("/games/import", data=text, content_type="application/json")
+    assert response.status_code == 422 and response.json["problems"]
+    assert len(response.json["problems"]) <= 50
+    assert client.post("/games/import", json={"format": "nothing"}).status_code == 422
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"format": "dracula-pad", "version": 1, "players": {"queen": "A", "king": "B"}, "target": 10 ** 18, "sets": []},
+     "Every number in a pad file is from -1000000 to 1000000; this one has 1000000000000000000."),
+    ({"format": "dracula-pad", "version": 1, "players": {"queen": "A", "king": "B"}, "target": 200_000, "sets": []},
+     "The target must be a whole number of points from 1 to 100000, not 200000."),
+    ({"format": "skip-bo-pad", "version": 1, "players": ["A", "B"], "target": 0, "games": []},
+     "The target must be a whole number of points from 1 to 100000, not 0."),
+    ({"format": "skull-king-pad", "version": 1, "ruleset": "classic", "players": ["A", "B"], "hands": [],
+      "totals": {"A": -5e9, "B": 0}},
+     "Every number in a pad file is from -1000000 to 1000000; this one has -5000000000.0."),
+])
+def test_numbers_in_pad_files_are_bounded_with_the_bound_in_words(client: FlaskClient, doc: dict,
+                                                                  message: str) -> None:
+    response = client.post("/games/import", json=doc)
+    assert response.status_code == 422 and response.json["problems"] == [message]

@@ -46,7 +46,7 @@ class _Reader(Reader):
         if "target" in doc and target is None:
             return None
         if target is not None and target_problems(target):
-            self.problems.extend(target_problems(target))
+            self.extend(target_problems(target))
             return None
         setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
         game = Game(setup, [])
@@ -98,7 +98,7 @@ class _Reader(Reader):
             self.add(N_("“coffin” must be three rows of three cards, not %(value)s."), number, value=shown(coffin))
             return None
         problems = validate_round(setup, number, coffin, before)
-        self.problems.extend(problems)
+        self.extend(problems)
         return None if problems else [list(row) for row in coffin]
 
     def compare(self, game: Game, number: int | None, claimed: object, given: dict[str, int],

@@ -48,7 +48,7 @@ class _Reader(Reader):
             if result is None:
                 continue
             problems = validate_game(setup, number, result, match.results)
-            self.problems.extend(problems)
+            self.extend(problems)
             if not problems:
                 match.results.append(result)
                 if isinstance(raw, dict) and "points" in raw:
@@ -87,7 +87,7 @@ class _Reader(Reader):
         setup = Setup(tuple(players), stock if stock is not None else default_stock(len(players)),
                       target if target is not None else DEFAULT_TARGET, teams)
         problems = validate_setup(setup)
-        self.problems.extend(problems)
+        self.extend(problems)
         return None if problems else setup
 
     def read_game(self, setup: Setup, number: int, raw: object) -> GameResult | None:

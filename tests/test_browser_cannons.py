@@ -1,0 +1,53 @@
+"""The cannon's load in Chromium: two phones and the host load in secret, a second YO-HO-HO, all show at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import PHONE, join_phones, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_cannons_are_loaded_in_secret_and_fire_together(browser, live_server: str) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        host.fill(f"#player-{seat}", name)
+    host.select_option("#scoring", "rascal")
+    host.check("input[name=cannonball]")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    join_url = host.locator(".join-link a").get_attribute("href")
+    phones = join_phones(browser, live_server + join_url if join_url.startswith("/") else join_url, ("Anne", "Ben"))
+    anne, ben = phones["Anne"], phones["Ben"]
+    for phone in (anne, ben):
+        phone.locator(".numpad.mine button[value='1']").click()
+    host.locator("#bidder-2 summary").click()
+    host.locator("#bidder-2 .numpad button[value='0']").click()
+
+    # The bids show, then every phone loads its cannon; the others see a closed fist only.
+    expect(anne.get_by_role("heading", name="Load your cannon in secret")).to_be_visible()
+    screenshot(anne, "37-load-your-cannon-390")
+    anne.get_by_role("button", name="Cannonball").click()
+    expect(anne.get_by_text("Your cannon is loaded with Cannonball.")).to_be_visible()
+    expect(ben.locator("#bidders li.ready")).to_have_count(1)
+    assert ben.locator(".shot").count() == 0 and "Cannonball" not in ben.locator("#table").inner_text()
+    screenshot(ben, "38-a-cannon-loaded-390")
+    ben.get_by_role("button", name="Grapeshot").click()
+    host.locator("#loader-2 summary").click()
+    screenshot(host, "39-host-loads-for-a-player-390")
+    host.locator("#loader-2 button.load-grapeshot").click()
+
+    # A second YO-HO-HO, then every screen shows every load, and the phones give their results.
+    for page in (anne, ben, host):
+        expect(page.locator("#table .shot-cannonball")).to_have_count(1)
+        expect(page.locator("#table .shot-grapeshot")).to_have_count(2)
+    expect(anne.get_by_role("heading", name="Your result")).to_be_visible()
+    expect(anne.get_by_text("Your cannon: Cannonball")).to_be_visible()
+    screenshot(anne, "39-loads-revealed-390")
+    anne.set_viewport_size({"width": 320, "height": 844})
+    screenshot(anne, "39-loads-revealed-320")
