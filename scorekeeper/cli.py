@@ -1,4 +1,4 @@
-"""The `scorekeeper` command: score a pad file, or serve the app to a table."""
+"""The `scorekeeper` command: score a pad file, judge a trick, or serve the app to a table."""
 
 from __future__ import annotations
 
@@ -43,6 +43,30 @@ def score(file) -> None:  # noqa: ANN001
             click.echo(message, err=True)
         sys.exit(1)
     click.echo(json.dumps(completed, indent=2, ensure_ascii=False))
+
+
+@main.command(with_appcontext=False)
+@click.argument("ruleset", type=click.Choice(["classic", "doubloons", "modern"]))
+@click.argument("cards")
+@click.option("--json", "as_json", is_flag=True, help="Print the judgement as JSON.")
+@click.option("--no-advanced", is_flag=True, help="Modern rules without Loot, the Kraken and the White Whale.")
+def trick(ruleset: str, cards: str, as_json: bool, no_advanced: bool) -> None:
+    """Judge one trick: who wins it, who leads next, what the winner captured ("yellow 14, pirate, skull king")."""
+    from .tricks import TrickError, describe, judge, parse_trick
+
+    try:
+        played = parse_trick(ruleset, cards, advanced=not no_advanced)
+    except TrickError as error:
+        click.echo(str(error), err=True)
+        sys.exit(2)
+    if not played:
+        click.echo("Write the cards of the trick in the order played, separated by commas.", err=True)
+        sys.exit(2)
+    judgement = judge(ruleset, played)
+    if as_json:
+        click.echo(json.dumps(judgement.document(), ensure_ascii=False))
+    else:
+        click.echo("\n".join(describe(ruleset, played, judgement)))
 
 
 def local_address() -> str:

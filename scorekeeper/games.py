@@ -244,7 +244,10 @@ class GameState:
         return tuple(r for r in self.requests if not r.turned_away)
 
     def at(self, now: datetime) -> GameState:
-        """The game as it stands at `now`: a count that has run out shows the bids (nothing is written)."""
+        """The game as it stands at `now` by this process's clock alone (nothing is written).
+
+        Only `as_it_stands` may show what this reveals: it confirms a count's end first.
+        """
         hands = tuple(h if h.phase_at(now) == h.phase else replace(h, phase=h.phase_at(now)) for h in self.hands)
         return self if all(a is b for a, b in zip(hands, self.hands)) else replace(self, hands=hands)
 
