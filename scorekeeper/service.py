@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from sqlalchemy import delete, func, select
 
-from . import games, rules, shelf
+from . import games, rules, shelf, tricks
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
@@ -747,6 +747,54 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     return _commit(game, "result", number)
 
 
+def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int, cards: str) -> Outcome:
+    """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
+    goes to its winner's result as a draft, one trick more and what it captured.
+
+    Only the winner's own phone claims it, or the host for a winner without a phone; the
+    server judges the cards itself, so a claim carries no captures of its own.
+    """
+    game = _locked(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    if actor.role == Role.VIEWER:
+        raise _deny()
+    if record.phase != Phase.PLAYING:
+        return _stale(game)
+    table = games.table_of(game)
+    count = len(table.players)
+    try:
+        played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards)
+    except tricks.TrickError as error:
+        return _refuse(game, replace(error.problem, hand=number))
+    judgement = tricks.judge(table.ruleset, played, count)
+    if judgement.winner is None or not 0 <= lead < count or len(played) != count:
+        return _refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
+    seat = (lead + judgement.winner) % count
+    if actor.role == Role.SEAT and actor.seat != seat:
+        raise _deny()
+    if actor.is_host and game.seats[seat].token_hash is not None:
+        # The winner's own phone claims it: the host enters only for players without one.
+        raise _deny()
+    current = _played_hand(game, record)
+    mine = current.entries[seat]
+    bonuses = dict(mine.bonuses)
+    for kind, taken in judgement.captures.as_bonuses().items():
+        if taken:
+            bonuses[kind] = bonuses.get(kind, 0) + taken
+    partners = [table.players[(lead + i) % count] for i in judgement.captures.loot_from]
+    claimed = replace(mine, tricks=(mine.tricks or 0) + 1, bonuses=bonuses,
+                      loot_with=tuple(dict.fromkeys([*mine.loot_with, *partners])))
+    hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
+    problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
+    if problems:
+        return _refuse(game, *problems)
+    _store_entries(game, record, hand)
+    record.entries[seat].done = False
+    _settle(game, record, seat)
+    return _commit(game, "result", number)
+
+
 def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Hand) -> Outcome:
     """The host corrects a scored hand; later totals follow and the pad marks it."""
     game = _locked(public_id)
@@ -781,7 +829,7 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
 
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
-           "ask_for_seat", "change_cards", "correct_hand", "count_try", "create_game", "create_match", "delete_game",
+           "ask_for_seat", "change_cards", "claim_trick", "correct_hand", "count_try", "create_game", "create_match", "delete_game",
            "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in", "load_cannon", "place_bid",
            "play",
            "record_results", "rematch", "restore_game", "turn_away"]

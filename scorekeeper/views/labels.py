@@ -9,7 +9,7 @@ from babel.lists import format_list
 from flask import Flask
 from flask_babel import get_locale, gettext
 
-from .. import rules
+from .. import rules, tricks
 from ..forms import CAPTURE_TOGGLES, MAX_SEATS
 from ..models import Phase
 from ..rules import Problem
@@ -75,6 +75,32 @@ def shot_label(shot: str) -> str:
     return {"grapeshot": gettext("Grapeshot"), "cannonball": gettext("Cannonball")}[shot]
 
 
+def suit_label(suit: str) -> str:
+    """A suit of the trick judge's keypad, as the rulebook of the reader's language says it."""
+    return {
+        "yellow": gettext("Yellow"), "blue": gettext("Blue"), "red": gettext("Red"), "black": gettext("Black"),
+        "green": gettext("Green"), "purple": gettext("Purple"),
+        "circle": gettext("Circle"), "triangle": gettext("Triangle"), "square": gettext("Square"), "star": gettext("Star"),
+    }[suit]
+
+
+def card_label(card: tricks.Card) -> str:
+    """One card of a trick in words: "Yellow 14", "Skull King", "Tigress as Escape"."""
+    if card.kind == tricks.SUIT:
+        return gettext("%(suit)s %(number)d", suit=suit_label(card.suit or ""), number=card.number or 0)
+    names = {
+        tricks.ESCAPE: gettext("Escape"), tricks.PIRATE: gettext("Pirate"), tricks.MERMAID: gettext("Mermaid"),
+        tricks.SKULL_KING: gettext("Skull King"), tricks.LOOT: gettext("Loot"), tricks.KRAKEN: gettext("Kraken"),
+        tricks.WHITE_WHALE: gettext("White Whale"), "flag": gettext("Flag"), "scary mary": gettext("Scary Mary"),
+        "tigress": gettext("Tigress"),
+    }
+    if card.name in ("scary mary", "tigress"):
+        played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
+        return played % {"card": names[card.name]}
+    # A modern pirate's own name matters for its ability, not for who wins: the judge says "Pirate".
+    return names.get(card.name, names[card.kind])
+
+
 def game_label(game: Any) -> str:
     """A game's name in a list: its rules, or the name of the other game on the shelf."""
     if game.kind == "skull-king":
@@ -125,6 +151,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         capture_label=capture_label,
         shot_label=shot_label,
+        card_label=card_label,
+        suit_label=suit_label,
         ruleset_name=ruleset_name,
         ruleset_blurb=ruleset_blurb,
         round_name=round_name,

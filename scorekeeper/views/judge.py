@@ -1,0 +1,118 @@
+"""The trick judge's screen: tap the cards of a trick as they fall, see who wins it and why.
+
+The trick lives in the address (who led, the cards so far, a suit picked and waiting for its
+number), so each tap is a plain link, the screen keeps nothing, and no GET writes. Only
+"This trick was mine" writes, through `service.claim_trick`, which judges the cards again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from flask import request, url_for
+from flask_babel import gettext
+
+from .. import forms, games, rules, service, tricks
+from ..models import SKULL_KING, Phase
+from . import bp
+from .labels import card_label, say, suit_label
+from .rendering import page, see_other
+from .sessions import credentials, visitor
+from .table import after, load_state
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One key of the judge's keypad: what it shows, and where a tap goes (None: not in the pack any more)."""
+
+    label: str
+    css: str
+    url: str | None
+    current: bool = False
+    # What the key shows when its label is longer (a number key shows the number, names its card).
+    text: str = ""
+
+
+def specials(ruleset: str, advanced: bool) -> list[str]:
+    """The special cards of a ruleset's keypad, as a trick is written."""
+    either = tricks.EITHER[ruleset]
+    cards = ["flag" if ruleset == "doubloons" else "escape", "pirate", f"{either} as pirate", f"{either} as escape",
+             "mermaid", "skull king"]
+    if ruleset == "modern" and advanced:
+        cards += ["loot", "kraken", "white whale"]
+    return cards
+
+
+@bp.get("/games/<public_id>/trick")
+def judge_trick(public_id: str):
+    """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
+    game = load_state(public_id)
+    record = games.current_hand(game)
+    if game.kind != SKULL_KING or record is None or record.phase != Phase.PLAYING:
+        return see_other(url_for("pages.game", public_id=public_id))
+    table = games.table_of(game)
+    count = len(table.players)
+    advanced = table.options.advanced_cards
+    deck = tricks.DECKS[table.ruleset]
+    lead = request.args.get("lead", "")
+    lead_seat = int(lead) if lead.isascii() and lead.isdigit() and int(lead) < count else \
+        rules.leader_index(table, record.number)
+    problems = []
+    try:
+        cards = tricks.parse_trick(table.ruleset, request.args.get("cards", "")[:400], advanced)[:count]
+    except tricks.TrickError as error:
+        cards, problems = (), [say(error.problem)]
+    suit = request.args.get("suit")
+    suit = suit if suit in deck.suits and len(cards) < count else None
+
+    def link(played: tuple[tricks.Card, ...], **extra: str) -> str:
+        written = ", ".join(c.written() for c in played)
+        return url_for("pages.judge_trick", public_id=public_id, lead=lead_seat, cards=written or None, **extra)
+
+    def choice(card: tricks.Card, css: str) -> Choice:
+        text = str(card.number) if card.kind == tricks.SUIT else ""
+        try:
+            tricks.check_trick(table.ruleset, (*cards, card))
+        except tricks.TrickError:
+            return Choice(card_label(card), css, None, text=text)
+        return Choice(card_label(card), css, link((*cards, card)), text=text)
+
+    judgement = tricks.judge(table.ruleset, cards, count) if cards else None
+    seat_of = [table.players[(lead_seat + i) % count] for i in range(count)]
+    me = visitor(game)
+    winner_seat = None
+    if judgement is not None and judgement.winner is not None and len(cards) == count:
+        winner_seat = (lead_seat + judgement.winner) % count
+    may_claim = winner_seat is not None and (
+        me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
+    next_leader = None
+    if judgement is not None and judgement.next_leader is not None and len(cards) == count:
+        next_leader = (lead_seat + judgement.next_leader) % count
+    return page(
+        "trick.html", title=gettext("Who wins this trick?"), game=game, record=record, table=table,
+        visitor=me, problems=problems, cards=cards, players=seat_of, judgement=judgement,
+        complete=len(cards) == count, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
+        next_leader=next_leader, written=", ".join(c.written() for c in cards), suit=suit,
+        suits=[Choice(suit_label(s), f"suit-{s}", link(cards, suit=s), s == suit) for s in deck.suits],
+        numbers=[choice(tricks.Card(tricks.SUIT, suit, n), f"suit-{suit}") for n in range(deck.low, deck.high + 1)]
+        if suit else [],
+        faces=[choice(tricks.parse_card(table.ruleset, name, advanced), "face-key") for name in
+               specials(table.ruleset, advanced)],
+        undo=link(cards[:-1]) if cards else None, clear=link(()) if cards else None,
+        next_trick=url_for("pages.judge_trick", public_id=public_id, lead=next_leader)
+        if next_leader is not None else None,
+        off_suit=[(seat_of[i], card_label(cards[i])) for i in judgement.off_suit] if judgement else [],
+        reason=say(replace(judgement.reason, params={**judgement.reason.params, "suit": suit_label(
+            str(judgement.reason.params["suit"]))}) if "suit" in judgement.reason.params else judgement.reason)
+        if judgement else "",
+    )
+
+
+@bp.post("/games/<public_id>/hands/<int:number>/trick")
+def claim_trick(public_id: str, number: int):
+    """"This trick was mine": the judged trick goes to its winner's result card, as a draft."""
+    parsed = forms.Parsed()
+    lead = forms.whole_number(request.form, "lead", parsed)
+    outcome = service.claim_trick(public_id, credentials(public_id), number, lead if lead is not None else -1,
+                                  request.form.get("cards", "")[:400])
+    return after(outcome)
