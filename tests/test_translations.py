@@ -138,6 +138,9 @@ def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> d
     for seat in (1, 2):
         host.post(f"{game}/hands/1/bid", data={"seat": str(seat), "bid": "0"})
     pages["phone: results"] = phone.get(game).get_data(as_text=True)
+    pages["trick judge: keypad"] = phone.get(f"{game}/trick?lead=1&cards=pirate&suit=yellow").get_data(as_text=True)
+    pages["trick judge: verdict"] = phone.get(
+        f"{game}/trick?lead=1&cards=pirate,skull+king,mermaid").get_data(as_text=True)
     pages["host: results"] = host.get(game).get_data(as_text=True)
     phone.post(f"{game}/hands/1", data={"intent": "done", "tricks-0": "1"})
     pages["host: refused"] = host.post(f"{game}/hands/1", data={
