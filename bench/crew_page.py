@@ -49,7 +49,8 @@ def main() -> None:
         crew = new_public_id()
         for number in range(GAMES):
             game = Game(ruleset="classic", options={"scoring": "standard"}, crew=crew, public_id=new_public_id(),
-                        host_token=new_public_id(), join_code=new_join_code(), created_at=start + timedelta(days=number),
+                        host_token=new_public_id(), join_code=new_join_code(),
+                        created_at=start + timedelta(days=number),
                         finished_at=start + timedelta(days=number, hours=1), summary=summary(rng))
             game.seats = [Seat(position=i, name=name) for i, name in enumerate(PLAYERS)]
             db.session.add(game)
@@ -75,7 +76,8 @@ def main() -> None:
     print(f"  first {first:.1f} ms; then fastest {times[0]:.1f} ms, median {statistics.median(times):.1f} ms, "
           f"p95 {times[int(len(times) * 0.95) - 1]:.1f} ms, slowest {times[-1]:.1f} ms; "
           f"page {len(response.data) / 1024:.1f} KiB uncompressed")
-    print(f"  load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; Python {sys.version.split()[0]}")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"  load average at the end: {load}; Python {sys.version.split()[0]}")
 
 
 if __name__ == "__main__":

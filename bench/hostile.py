@@ -11,7 +11,6 @@ Run: .venv/bin/python bench/hostile.py [--repeat 3]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import socket
 import statistics
@@ -26,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.helpers import Phone, hostile_pads  # noqa: E402
 from tests.production import ProductionServer  # noqa: E402
+
 
 def post(base: str, body: str) -> tuple[int, float]:
     """Send one import; its status and how long the answer took, in ms."""
@@ -113,10 +113,10 @@ def main() -> None:
         finally:
             server.stop()
     times = []
-    for run in range(args.repeat):
+    for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as folder:
             times.append(shutdown(Path(folder), 300))
-    print(f"SIGTERM with 300 open streams, until every process is gone: "
+    print("SIGTERM with 300 open streams, until every process is gone: "
           + ", ".join(f"{t:.2f} s" for t in times) + " (promise: ≤ 2 s)")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 

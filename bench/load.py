@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the server is started by the same helper the tests use
 
 from tests.production import ProductionServer  # noqa: E402
+
 PLAYERS = 6
 EDITION = re.compile(r'<div id="table" data-edition="(\d+)"')
 CARD = re.compile(r'<div id="card" data-key="([^"]+)" data-edition="(\d+)"')
@@ -112,7 +113,7 @@ class Browser:
                                             allow_redirects=False) as response:
                 body = await response.text()
                 status, location = response.status, response.headers.get("Location", "")
-        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+        except (TimeoutError, aiohttp.ClientError) as error:
             self.figures.errors.append(f"{kind} {path}: {error!r}")
             return 0, "", ""
         self.figures.add(kind, time.perf_counter() - started, self.hand or None)
@@ -210,7 +211,7 @@ class Browser:
                 raise TimeoutError(f"page {self.page} never showed {what} (hand {self.hand}, edition {self.edition})")
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
 
     async def close(self) -> None:
@@ -261,8 +262,10 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
 
             bids = [0] * PLAYERS
             await asyncio.gather(*(bid(phone, seat) for seat, phone in enumerate(phones)))
-            await asyncio.gather(*(phone.until(lambda html: 'value="done"' in html or 'value="draft"' in html, "the results")
-                                   for phone in phones))
+            def with_results(html: str) -> bool:
+                return 'value="done"' in html or 'value="draft"' in html
+
+            await asyncio.gather(*(phone.until(with_results, "the results") for phone in phones))
             for phone in phones:
                 if number in phone.revealed_at:
                     figures.reveals.append(phone.revealed_at[number] - max(bids_sent) - COUNT_SECONDS)
@@ -480,7 +483,8 @@ def summary(values: list[float]) -> str:
 
 async def flatness(base: str, database_url: str, stored: int, tables: int, speed: float) -> list[str]:
     """The same small load with 10 and with `stored` games stored: do requests slow down?"""
-    rows = ["| Stored games | writes p50 ms | writes p95 ms | page after write p50 ms | update on every screen p95 ms |",
+    rows = ["| Stored games | writes p50 ms | writes p95 ms | page after write p50 ms "
+            "| update on every screen p95 ms |",
             "|---:|---:|---:|---:|---:|"]
     have = 0
     for wanted in (10, stored):
@@ -522,7 +526,8 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         "",
         f"Per write ({figures.writes:,} writes): **{figures.requests / max(1, figures.writes):.2f} requests** in all "
         f"(the write, the page after it, and every page load and join of the run); no screen fetches anything "
-        f"because another screen wrote. **Server CPU per write: {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} ms** "
+        f"because another screen wrote. "
+        f"**Server CPU per write: {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} ms** "
         f"({figures.cpu_seconds:.0f} CPU seconds over the run, live streams included).",
         "",
         "Bytes per live update on a screen, compressed on the wire (mean / p95 / max): "
@@ -542,8 +547,8 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         *(f"| {name} | {size / 1024:.1f} |" for name, size in weights.items()),
     ]
     if flat:
-        lines += ["", f"The same load, {args.flat_tables} tables for 3 hands at {args.flat_speed:g} times a real table's "
-                  "speed, with few and with many games stored:",
+        lines += ["", f"The same load, {args.flat_tables} tables for 3 hands at {args.flat_speed:g} times "
+                  "a real table's speed, with few and with many games stored:",
                   "", *flat]
     if figures.errors:
         lines += ["", "First errors:", "", *(f"- `{error}`" for error in figures.errors[:5])]
@@ -573,7 +578,8 @@ async def run(args: argparse.Namespace) -> None:
             print("first loads:", {k: f"{v / 1024:.1f} KiB" for k, v in weights.items()}, flush=True)
             memory = MemoryWatch(server.process.pid)
             figures, elapsed = await drive(base, args.tables, args.hands, args.speed, memory, server.process.pid)
-            flat = await flatness(base, database_url, args.stored, args.flat_tables, args.flat_speed) if args.stored else []
+            flat = (await flatness(base, database_url, args.stored, args.flat_tables, args.flat_speed)
+                    if args.stored else [])
         finally:
             server.stop()
     section = report(args, figures, elapsed, weights, memory.peak, flat)

@@ -6,7 +6,6 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from enum import StrEnum
-
 from typing import Any
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import brotli
 import rcssmin
 import rjsmin
-from flask import Flask, Response, abort, request
+from flask import Flask, abort, request
 from werkzeug.security import safe_join
+from werkzeug.wrappers import Response
 
 # Compressing text pays; images and fonts are compressed already.
 COMPRESSIBLE = {"text/css", "text/javascript", "application/javascript", "image/svg+xml",

@@ -7,8 +7,9 @@ The fields follow BG Stats' "push plays from other apps" format (game with `bggI
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 SOURCE_NAME = "Skull King scorekeeper"
 # BoardGameGeek ids, where one could be confirmed (see the README); without one BG Stats matches by name.

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import bindparam, select
@@ -279,14 +280,16 @@ def _read_game(game_id: int) -> GameState | None:
 _games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__table__, EntryRecord.__table__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
-    select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version, _games.c.host_token,
+    select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
+           _games.c.host_token,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
     .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
 _ENTRIES_OF_GAME = (
-    select(_games.c.version, _hands.c.number, _hands.c.cards, _hands.c.lost_tricks, _hands.c.phase.label("stored_phase"),
-           _hands.c.corrected, _hands.c.reveal_at, _hands.c.cannons, _entries.c.position, _entries.c.bid, _entries.c.tricks,
+    select(_games.c.version, _hands.c.number, _hands.c.cards, _hands.c.lost_tricks,
+           _hands.c.phase.label("stored_phase"), _hands.c.corrected, _hands.c.reveal_at, _hands.c.cannons,
+           _entries.c.position, _entries.c.bid, _entries.c.tricks,
            _entries.c.bonuses, _entries.c.loot_with, _entries.c.wager, _entries.c.shot, _entries.c.bid_changed_from,
            _entries.c.done, _entries.c.fixing)
     .join_from(_hands, _entries, _entries.c.hand_id == _hands.c.id).join(_games, _games.c.id == _hands.c.game_id)
@@ -337,7 +340,8 @@ def _read_game_once(game_id: int) -> GameState | None:
     if any(row.version != first.version for row in request_rows[:1]):
         raise _MovedOn()
     requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
-    return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}), first.version,
+    return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
+                     first.version,
                      first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
                      tuple(hands), cleared, requests)
@@ -626,7 +630,7 @@ def standings(game: AnyGame, rows: Iterable[PadRow] | None = None) -> list[Stand
     provisional = [c.total for c in in_play[-1].cells] if in_play else [None] * len(totals)
     leader = max(totals)
     order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
-    result = []
+    result: list[Standing] = []
     for place, i in enumerate(order):
         tied = place > 0 and totals[i] == totals[order[place - 1]]
         rank = result[-1].rank if tied else place + 1
@@ -674,7 +678,7 @@ def summary_of(game: Game) -> dict[str, Any] | None:
         from . import shelf
 
         found = shelf.stored(game)
-        return found.kind.summary(found.setup, found.closed)
+        return found.kind.summary(found.setup, found.closed) if found is not None else None
     table = table_of(game)
     rows = [r for r in pad_rows(game, table) if r.phase == Phase.SCORED]
     totals = [c.total or 0 for c in rows[-1].cells] if rows else [0] * len(table.players)

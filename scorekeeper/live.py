@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 import time
 import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Callable, Iterator
 
 from sqlalchemy import delete, func, select
 
@@ -127,6 +127,7 @@ class Watcher:
         """Hear every change that commits, from any process, as PostgreSQL announces it."""
         import psycopg
 
+        assert self.listen_url is not None  # run() listens only with an address
         with psycopg.connect(self.listen_url, autocommit=True) as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.listening = True

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from .extensions import db
 
+if TYPE_CHECKING:
+    # Flask-SQLAlchemy makes db.Model at run time, from the declarative base it was given.
+    from .extensions import Base as Model
+else:
+    Model = db.Model
+
 
 def utcnow() -> datetime:
     """The current time in UTC."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def new_public_id() -> str:
@@ -77,7 +83,7 @@ def phase_at(stored: Phase, reveal_at: datetime | None, cannons: bool, now: date
     return stored
 
 
-class Game(db.Model):
+class Game(Model):
     """A game at one table: who plays, under which rules, and its hands."""
 
     __table_args__ = (UniqueConstraint("join_code", name="uq_game_join_code"),)
@@ -114,7 +120,7 @@ class Game(db.Model):
         back_populates="game", order_by="SeatRequest.id", cascade="all, delete-orphan")
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's place at the table, in the order the host typed the names."""
 
     __table_args__ = (UniqueConstraint("game_id", "position"),)
@@ -129,7 +135,7 @@ class Seat(db.Model):
     game: Mapped[Game] = relationship(back_populates="seats")
 
 
-class SeatRequest(db.Model):
+class SeatRequest(Model):
     """A new phone asking for a seat another phone holds (that one lost or flat), until the host answers.
 
     The host tells the asking phones apart by their short code, shown on each of them.
@@ -148,7 +154,7 @@ class SeatRequest(db.Model):
     game: Mapped[Game] = relationship(back_populates="requests")
 
 
-class HandRecord(db.Model):
+class HandRecord(Model):
     """One hand of a game; its phase moves bidding → playing → scored."""
 
     __tablename__ = "hand"
@@ -199,7 +205,7 @@ class HandRecord(db.Model):
         return value
 
 
-class EntryRecord(db.Model):
+class EntryRecord(Model):
     """One player's line in one hand."""
 
     __tablename__ = "entry"
@@ -223,7 +229,7 @@ class EntryRecord(db.Model):
     hand: Mapped[HandRecord] = relationship(back_populates="entries")
 
 
-class Play(db.Model):
+class Play(Model):
     """One game of a Skip-Bo match or one round of Dracula: its entries as that game's pad writes them."""
 
     __table_args__ = (UniqueConstraint("game_id", "number"),)
@@ -238,7 +244,7 @@ class Play(db.Model):
     game: Mapped[Game] = relationship(back_populates="plays")
 
 
-class Event(db.Model):
+class Event(Model):
     """A change to a game, in order: what live screens follow. It never holds a bid."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -249,7 +255,7 @@ class Event(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class JoinAttempt(db.Model):
+class JoinAttempt(Model):
     """A try that is limited per minute (a typed join code, a new game, an import), kept a short while."""
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -7,12 +7,13 @@ Reading refuses anything it does not understand and reports every problem at onc
 from __future__ import annotations
 
 import csv
-import unicodedata
 import io
 import json
 import re
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, TypeGuard
 
 from . import rules
 from .rules import N_, Entry, Hand, Options, Problem, Table
@@ -52,7 +53,7 @@ class Pad:
     claimed_totals: dict[str, int] | None = None
 
 
-def is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """Whether a JSON value is a whole number (true and false are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -131,6 +132,10 @@ class Reader:
                          hand, key=key, value=shown(value))
             return None
         return value
+
+
+class _PadReader(Reader):
+    """Reads a Skull King pad file."""
 
     def read(self, doc: object) -> Pad | None:
         if not isinstance(doc, dict):
@@ -347,7 +352,7 @@ def read_pad(doc: object, check: bool = False) -> Pad:
 
     With `check`, the points and totals the pad claims must also match the rules.
     """
-    reader = Reader()
+    reader = _PadReader()
     pad = reader.read(doc)
     problems = list(reader.problems)
     if check and pad is not None:
@@ -386,7 +391,7 @@ MAX_NUMBER = 1_000_000
 
 
 def numbers_out_of_bounds(value: object) -> list[Problem]:
-    """A problem for the first number of a parsed pad beyond ±MAX_NUMBER (or not finite); none if every one is within."""
+    """A problem for the first number of a parsed pad beyond ±MAX_NUMBER (or not finite); none if all are within."""
     pending = [value]
     while pending:
         item = pending.pop()

@@ -6,8 +6,8 @@ command line prints it as is. Pure Python, like the rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
 
 
 def N_(text: str) -> str:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from .problems import N_, Problem
-
+# Re-exported: the rules' problems are the ones every game speaks in.
+from .problems import N_ as N_
+from .problems import Problem as Problem
 
 RULESETS = ("classic", "doubloons", "modern")
 SCORINGS = ("standard", "rascal")

@@ -9,10 +9,11 @@ stored) or raises `NotFound` / `NotAllowed`. Nothing else in the app writes a ga
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 from sqlalchemy import delete, func, select
 
@@ -21,8 +22,20 @@ from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
 from .live import CHANGES, CHANNEL
-from .models import (EntryRecord, Event, Game, HandRecord, JoinAttempt, Phase, Play, Seat, SeatRequest,
-                     new_join_code, new_public_id, utcnow)
+from .models import (
+    EntryRecord,
+    Event,
+    Game,
+    HandRecord,
+    JoinAttempt,
+    Phase,
+    Play,
+    Seat,
+    SeatRequest,
+    new_join_code,
+    new_public_id,
+    utcnow,
+)
 from .pad import Pad
 from .rules import N_, Entry, Hand, Problem, Table
 
@@ -340,7 +353,7 @@ def count_try(buckets: Mapping[str, int]) -> None:
     since = utcnow() - timedelta(minutes=1)
     for bucket, limit in buckets.items():
         recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(
-            JoinAttempt.address == bucket[:64], JoinAttempt.at > since))
+            JoinAttempt.address == bucket[:64], JoinAttempt.at > since)) or 0
         if recent >= limit:
             db.session.rollback()
             raise TooManyTries()
@@ -705,15 +718,17 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         return _stale(game)
     table = games.table_of(game)
     current = _played_hand(game, record)
-    revealed = [e.revealed_bid for e in current.entries]
+    # Every bid is in once a hand is played.
+    revealed = [e.revealed_bid or 0 for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
     lost = _lost_tricks(results, current.lost_tricks)
     entries = list(current.entries)
-    if actor.role == Role.SEAT:
-        own = _own_entry(results, current.entries[actor.seat], revealed[actor.seat])
+    phone = actor.seat if actor.role == Role.SEAT else None
+    if phone is not None:
+        own = _own_entry(results, current.entries[phone], revealed[phone])
         if own is None:
             return _stale(game)
-        entries[actor.seat] = own
+        entries[phone] = own
         reporting = {own.player}
     else:
         for seat, report in results.reports.items():
@@ -732,8 +747,8 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     if problems:
         return _refuse(game, *problems)
     _store_entries(game, record, hand)
-    if actor.role == Role.SEAT and results.intent not in LOST_STEPS:
-        mine = record.entries[actor.seat]
+    if phone is not None and results.intent not in LOST_STEPS:
+        mine = record.entries[phone]
         mine.done = results.intent in (Intent.DONE, Intent.MADE)
         if mine.done:
             mine.fixing = False
@@ -829,7 +844,6 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
 
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
-           "ask_for_seat", "change_cards", "claim_trick", "correct_hand", "count_try", "create_game", "create_match", "delete_game",
-           "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in", "load_cannon", "place_bid",
-           "play",
-           "record_results", "rematch", "restore_game", "turn_away"]
+           "ask_for_seat", "change_cards", "claim_trick", "correct_hand", "count_try", "create_game", "create_match",
+           "delete_game", "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in",
+           "load_cannon", "place_bid", "play", "record_results", "rematch", "restore_game", "turn_away"]

@@ -7,8 +7,9 @@ winners, and for Skull King the bids made, zero bids (and made) and bonus points
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 # Lines of a chart differ in their dash as well as their colour: colour is never the only sign.
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 4", "10 4", "4 2 1 2", "3 6")

@@ -7,8 +7,8 @@ values) so each screen says them in its own language. See `shared/rules/skull-ki
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from . import rules
 from .problems import N_, Problem
@@ -201,16 +201,19 @@ def suit_led(cards: Sequence[Card]) -> str | None:
 def _ordinary_winner(ruleset: str, cards: Sequence[Card]) -> tuple[int, Problem]:
     """The winner with no creature acting, and why (creatures count as Escapes here)."""
     deck = DECKS[ruleset]
-    first = {kind: next((i for i, c in enumerate(cards) if c.kind == kind), None)
-             for kind in (SKULL_KING, PIRATE, MERMAID)}
-    if first[SKULL_KING] is not None and first[MERMAID] is not None:
-        return first[MERMAID], Problem(N_("The Mermaid takes the Skull King."))
-    if first[SKULL_KING] is not None:
-        return first[SKULL_KING], Problem(N_("The Skull King beats every other card."))
-    if first[PIRATE] is not None:
-        return first[PIRATE], Problem(N_("The first Pirate wins."))
-    if first[MERMAID] is not None:
-        return first[MERMAID], Problem(N_("The first Mermaid wins."))
+
+    def first(kind: str) -> int | None:
+        return next((i for i, c in enumerate(cards) if c.kind == kind), None)
+
+    skull_king, pirate, mermaid = first(SKULL_KING), first(PIRATE), first(MERMAID)
+    if skull_king is not None and mermaid is not None:
+        return mermaid, Problem(N_("The Mermaid takes the Skull King."))
+    if skull_king is not None:
+        return skull_king, Problem(N_("The Skull King beats every other card."))
+    if pirate is not None:
+        return pirate, Problem(N_("The first Pirate wins."))
+    if mermaid is not None:
+        return mermaid, Problem(N_("The first Mermaid wins."))
     trumps = [i for i, c in enumerate(cards) if c.kind == SUIT and c.suit == deck.trump]
     if trumps:
         best = max(trumps, key=lambda i: (cards[i].number, -i))

@@ -135,7 +135,7 @@ def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, li
     expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
     game = host.url
     phones = {}
-    for seat, name in enumerate(("Anne", "Ben")):
+    for name in ("Anne", "Ben"):
         page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
         page.goto(game + "/join")
         page.get_by_role("button", name=name, exact=True).click()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sqlalchemy import create_engine
 
-from tests.production import ProductionServer
 from tests.helpers import Phone
+from tests.production import ProductionServer
 
 PLAYERS = ["Anne", "Ben", "Cara", "Dan"]
 KILLS = 5

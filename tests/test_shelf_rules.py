@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.shelf.dracula import rules as dracula
-from scorekeeper.shelf.skipbo import rules as skipbo
 from scorekeeper.shelf.dracula.rules import KING, QUEEN
+from scorekeeper.shelf.skipbo import rules as skipbo
 
 # --- Skip-Bo: the worked examples -----------------------------------------------------------
 
@@ -74,15 +74,15 @@ EXAMPLE_2 = (("3D", "4D", "5D"), ("2C", "V", "6S"), ("9H", "8H", "7H"))
 
 
 def test_dracula_1_queens_way_29_kings_way_20() -> None:
-    assert [l.score for l in dracula.lines(EXAMPLE_1, QUEEN)] == [28, 29, 28]
-    assert [l.multiplier for l in dracula.lines(EXAMPLE_1, QUEEN)] == [2, 1, 2]
-    assert [l.score for l in dracula.lines(EXAMPLE_1, KING)] == [15, 20, 12]
+    assert [line.score for line in dracula.lines(EXAMPLE_1, QUEEN)] == [28, 29, 28]
+    assert [line.multiplier for line in dracula.lines(EXAMPLE_1, QUEEN)] == [2, 1, 2]
+    assert [line.score for line in dracula.lines(EXAMPLE_1, KING)] == [15, 20, 12]
     assert dracula.round_points(EXAMPLE_1) == (29, 20)
 
 
 def test_dracula_2_a_vampire_at_the_centre_kills_the_middle_row_and_column() -> None:
-    assert [l.score for l in dracula.lines(EXAMPLE_2, QUEEN)] == [60, 0, 120]
-    assert [l.score for l in dracula.lines(EXAMPLE_2, KING)] == [14, 0, 18]
+    assert [line.score for line in dracula.lines(EXAMPLE_2, QUEEN)] == [60, 0, 120]
+    assert [line.score for line in dracula.lines(EXAMPLE_2, KING)] == [14, 0, 18]
     assert dracula.round_points(EXAMPLE_2) == (120, 18)
 
 

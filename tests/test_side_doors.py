@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from scorekeeper import games
 from scorekeeper.pad import PadError, load_pad
 from tests.conftest import make_app
-from tests.helpers import new_game, hostile_pads
+from tests.helpers import hostile_pads, new_game
 
 
 def bid_of(app: Flask, url: str, seat: int) -> int | None:
@@ -142,7 +142,7 @@ def test_a_pad_of_more_hands_than_its_rounds_is_refused_before_they_are_read(cli
     def never(*args: object) -> None:
         raise AssertionError("a hand was read")
 
-    monkeypatch.setattr("scorekeeper.pad.Reader.read_hand", never)
+    monkeypatch.setattr("scorekeeper.pad._PadReader.read_hand", never)
     response = client.post("/games/import", data=text, content_type="application/json")
     assert response.status_code == 422
     assert response.json["problems"] == ["the pad has 1000 hands, but this game has only 50."]

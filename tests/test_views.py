@@ -636,7 +636,7 @@ def test_a_kraken_hand_closes_from_the_phones_alone(app: Flask, client: FlaskCli
     with app.app_context():
         assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].lost_tricks == 1
     # A phone cannot declare more tricks lost than were dealt.
-    for seat, phone in enumerate(phones):
+    for phone in phones:
         phone.post(f"{url}/hands/2/bid", data={"bid": 0})
     for _ in range(2):
         phones[0].post(f"{url}/hands/2", data={"intent": "lost-more"})

@@ -17,7 +17,7 @@ from ..live import CHANGES, Watcher
 
 bp = Blueprint("pages", __name__)
 
-from . import crews, headers, judge, labels, matches, scorepad, start, table  # noqa: E402  (their views register on bp)
+from . import crews, headers, judge, labels, matches, scorepad, start, table  # noqa: E402, F401  (their views register on bp)
 from .rendering import not_yours, page  # noqa: E402
 
 

@@ -65,9 +65,9 @@ def judge_trick(public_id: str):
     suit = request.args.get("suit")
     suit = suit if suit in deck.suits and len(cards) < count else None
 
-    def link(played: tuple[tricks.Card, ...], **extra: str) -> str:
+    def link(played: tuple[tricks.Card, ...], suit: str | None = None) -> str:
         written = ", ".join(c.written() for c in played)
-        return url_for("pages.judge_trick", public_id=public_id, lead=lead_seat, cards=written or None, **extra)
+        return url_for("pages.judge_trick", public_id=public_id, lead=lead_seat, cards=written or None, suit=suit)
 
     def choice(card: tricks.Card, css: str) -> Choice:
         text = str(card.number) if card.kind == tricks.SUIT else ""

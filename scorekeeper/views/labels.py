@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from babel.lists import format_list
 from flask import Flask
@@ -80,7 +81,8 @@ def suit_label(suit: str) -> str:
     return {
         "yellow": gettext("Yellow"), "blue": gettext("Blue"), "red": gettext("Red"), "black": gettext("Black"),
         "green": gettext("Green"), "purple": gettext("Purple"),
-        "circle": gettext("Circle"), "triangle": gettext("Triangle"), "square": gettext("Square"), "star": gettext("Star"),
+        "circle": gettext("Circle"), "triangle": gettext("Triangle"), "square": gettext("Square"),
+        "star": gettext("Star"),
     }[suit]
 
 

@@ -57,8 +57,9 @@ def players_of(kind: Any, public_id: str | None) -> MultiDict | None:
     if game is None or game.kind != kind.NAME:
         return None
     players, options = [s.name for s in game.seats], game.options
-    return MultiDict([*(("player", name) for name in players), *((key, str(value)) for key, value in options.items()
-                                                                 if isinstance(value, int) and not isinstance(value, bool)),
+    numbers = [(key, str(value)) for key, value in options.items()
+               if isinstance(value, int) and not isinstance(value, bool)]
+    return MultiDict([*(("player", name) for name in players), *numbers,
                       *((("teams", "on"),) if options.get("teams") else ())])
 
 
@@ -68,6 +69,8 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
     if game is None:
         raise service.NotFound(public_id)
     found = shelf.stored(game)
+    if found is None:
+        raise service.NotFound(public_id)
     me = visitor(game)
     context = found.kind.context(found.setup, found.closed, found.draft, shelf.Player(me.seat, me.is_host))
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=game, visitor=me, kind=found.kind,
@@ -83,7 +86,8 @@ def play(public_id: str):
         raise service.NotFound(public_id)
     change = kind.parse_change(request.form)
     if change is None:
-        return match_page(public_id, 422, [gettext("The request could not be understood. Reload the page and try again.")])
+        return match_page(public_id, 422,
+                          [gettext("The request could not be understood. Reload the page and try again.")])
     outcome = service.play(public_id, credentials(public_id), change)
     if not outcome.ok:
         return match_page(public_id, 422, [say(p) for p in outcome.problems])
@@ -93,6 +97,8 @@ def play(public_id: str):
 def export(game: Any) -> tuple[dict[str, Any], str]:
     """The pad file of a shelf game, and the start of its file name."""
     found = shelf.stored(game)
+    if found is None:
+        raise service.NotFound(game.public_id)
     return found.kind.write_pad(found.setup, found.closed), found.kind.NAME
 
 

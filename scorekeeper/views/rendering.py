@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, make_response, redirect, render_template, request
+from flask import make_response, redirect, render_template, request
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
+from werkzeug.wrappers import Response
 
 
 def is_htmx() -> bool:

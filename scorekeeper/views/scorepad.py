@@ -12,9 +12,9 @@ from ..models import SKULL_KING
 from ..pad import write_csv
 from . import bp
 from .labels import join_names
+from .matches import export, match_page, pad_text
 from .rendering import open_page, page, see_other
 from .sessions import credentials, keep_host_token, visitor
-from .matches import export, match_page, pad_text
 from .table import load_state
 
 

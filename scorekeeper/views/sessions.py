@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from flask import request, session
 
@@ -25,8 +24,10 @@ def browser_id() -> str:
     return session["browser"]
 
 
-def _remember(key: str, public_id: str, value: Any) -> None:
-    """Keep `value` for a game in the session, for the newest games only."""
+def _remember(key: str, public_id: str, value: str | None) -> None:
+    """Keep `value` for a game in the session, for the newest games only (a change that gave no secret: nothing)."""
+    if value is None:
+        return
     kept = dict(session.get(key, {}))
     kept.pop(public_id, None)
     kept[public_id] = value
@@ -34,17 +35,17 @@ def _remember(key: str, public_id: str, value: Any) -> None:
     session.permanent = True
 
 
-def keep_host_token(public_id: str, token: str) -> None:
+def keep_host_token(public_id: str, token: str | None) -> None:
     """This browser runs the game from now on."""
     _remember("hosting", public_id, token)
 
 
-def keep_seat_token(public_id: str, token: str) -> None:
+def keep_seat_token(public_id: str, token: str | None) -> None:
     """This browser is the phone of a seat from now on."""
     _remember("seats", public_id, token)
 
 
-def keep_asking_token(public_id: str, token: str) -> None:
+def keep_asking_token(public_id: str, token: str | None) -> None:
     """This browser asked the host for a seat with this secret (the seat's own once let in)."""
     _remember("asking", public_id, token)
 

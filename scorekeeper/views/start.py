@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import hmac
-import secrets
 from urllib.parse import urlsplit
 
 from flask import current_app, jsonify, request, session, url_for
-from werkzeug.datastructures import MultiDict
 from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
 
 from .. import forms, games, rules, service, shelf
 from ..extensions import csrf
@@ -65,11 +64,11 @@ def players_of(public_id: str | None) -> MultiDict | None:
     if game is None or game.kind != SKULL_KING:
         return None
     table = games.table_of(game)
+    options = table.options.to_document(table.ruleset).items()
     return MultiDict([("ruleset", table.ruleset), *(("player", name) for name in table.players),
                       ("first_dealer", str((table.first_dealer + 1) % len(table.players))),
-                      *((key, "on") for key, value in table.options.to_document(table.ruleset).items() if value is True),
-                      *((key, value) for key, value in table.options.to_document(table.ruleset).items()
-                        if isinstance(value, str))])
+                      *((key, "on") for key, value in options if value is True),
+                      *((key, value) for key, value in options if isinstance(value, str))])
 
 
 def import_any(text: bytes) -> service.Outcome:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from flask import Response, current_app, request, stream_with_context, url_for
 from flask_babel import get_locale, gettext
@@ -22,9 +23,9 @@ from ..rules import Problem
 from ..service import Intent, Results
 from . import bp
 from .labels import problems_by_player, say
+from .matches import match_page
 from .rendering import not_yours, open_page, page, see_other
 from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, visitor
-from .matches import match_page
 
 
 def load_state(public_id: str) -> games.GameState:
@@ -44,7 +45,7 @@ def load_hand(game: games.GameState, number: int) -> games.HandState:
 
 def epoch_ms(moment: datetime | None) -> int:
     """A stored (naive UTC) time in milliseconds since 1970, as browsers count."""
-    return int(moment.replace(tzinfo=timezone.utc).timestamp() * 1000) if moment else 0
+    return int(moment.replace(tzinfo=UTC).timestamp() * 1000) if moment else 0
 
 
 # --- the shared table -------------------------------------------------------------------
@@ -76,7 +77,8 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
             unloaded=sum(not e.loaded for e in record.entries),
             lost_allowed=rules.lost_tricks_allowed(table),
             clashes=[say(p) for p in clashes],
-            fixing=[table.players[e.position] for e in record.entries if e.fixing and table.players[e.position] in concerned],
+            fixing=[table.players[e.position] for e in record.entries
+                    if e.fixing and table.players[e.position] in concerned],
             bid_again=games.must_bid_again(seen, record),
             reveal_ms=epoch_ms(record.reveal_at),
         )
@@ -152,7 +154,8 @@ def clashes_of(seen: games.GameState, record: games.HandState, seen_by: Actor) -
 def bonus_max(table: rules.Table) -> dict[str, int]:
     """The most of each counted capture one player can have in one hand, for the card's counters."""
     in_trick = len(table.players) - 1
-    return {rules.PIRATES_BY_SKULL_KING: min(table.spec.pirates, in_trick), rules.MERMAIDS_BY_PIRATE: table.spec.mermaids,
+    return {rules.PIRATES_BY_SKULL_KING: min(table.spec.pirates, in_trick),
+            rules.MERMAIDS_BY_PIRATE: table.spec.mermaids,
             rules.STANDARD_FOURTEENS: 3}
 
 
@@ -171,7 +174,8 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
         parts += [record.entries[seen_by.seat], clashes_of(seen, record, seen_by)]
     elif seen_by.is_host:
         phones = tuple(s.has_phone for s in seen.seats)
-        parts += [phones, seen.open_requests, tuple(e for e, seat in zip(record.entries, seen.seats) if not seat.has_phone)]
+        phoneless = tuple(e for e, seat in zip(record.entries, seen.seats, strict=True) if not seat.has_phone)
+        parts += [phones, seen.open_requests, phoneless]
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 

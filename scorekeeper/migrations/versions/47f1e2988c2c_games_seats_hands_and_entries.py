@@ -1,7 +1,7 @@
 """games, seats, hands and entries
 
 Revision ID: 47f1e2988c2c
-Revises: 
+Revises:
 Create Date: 2026-11-22 05:31:03.024937
 
 """

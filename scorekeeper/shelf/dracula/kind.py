@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...problems import N_, Problem, target_problems
 from .. import Applied, NewMatch, Player
 from . import pad
-from .rules import (DEFAULT_TARGET, ENTRY_ORDER, KING, QUEEN, RANKS, ROUNDS_PER_SET, SUITS, Setup, credited_scores,
-                    lines, parse_coffin, round_points, standing, validate_round)
+from .rules import (
+    DEFAULT_TARGET,
+    ENTRY_ORDER,
+    KING,
+    QUEEN,
+    RANKS,
+    ROUNDS_PER_SET,
+    SUITS,
+    Setup,
+    credited_scores,
+    lines,
+    parse_coffin,
+    round_points,
+    standing,
+    validate_round,
+)
 
 NAME = "dracula"
 FORMAT = pad.FORMAT
@@ -91,11 +106,11 @@ def apply(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any]
 def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, Any]:
     """One scored round: each player's lines with value and multiplier, the line each is credited, the points."""
     rows, columns = lines(coffin, QUEEN), lines(coffin, KING)
-    queen, king = credited_scores([l.score for l in rows], [l.score for l in columns])
+    queen, king = credited_scores([line.score for line in rows], [line.score for line in columns])
     return {"number": number, "coffin": coffin, "rows": rows, "columns": columns,
             "points": {setup.queen: queen, setup.king: king},
-            "credited": {QUEEN: next(i for i, l in enumerate(rows) if l.score == queen),
-                         KING: next(i for i, l in enumerate(columns) if l.score == king)}}
+            "credited": {QUEEN: next(i for i, line in enumerate(rows) if line.score == queen),
+                         KING: next(i for i, line in enumerate(columns) if line.score == king)}}
 
 
 def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None,

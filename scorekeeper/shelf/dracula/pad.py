@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,7 +80,8 @@ class _Reader(Reader):
             if check and "bonus" in raw_set:
                 bonus = set_bonus((set_points[0], set_points[1])) if len(rounds) == ROUNDS_PER_SET else (0, 0)
                 self.compare(game, None, raw_set["bonus"], {setup.queen: bonus[0], setup.king: bonus[1]},
-                             what=N_("set %(set)d, bonus: %(names)s: the pad says %(claimed)s, the rules give %(given)d."),
+                             what=N_("set %(set)d, bonus: %(names)s: the pad says %(claimed)s, "
+                                     "the rules give %(given)d."),
                              set=index)
         if check and "totals" in doc:
             found = standing(setup, game.coffins).totals
@@ -101,8 +103,9 @@ class _Reader(Reader):
         self.extend(problems)
         return None if problems else [list(row) for row in coffin]
 
-    def compare(self, game: Game, number: int | None, claimed: object, given: dict[str, int],
-                what: str = N_("%(names)s: the pad says %(claimed)s, the rules give %(given)d."), **params: object) -> None:
+    def compare(self, game: Game, number: int | None, claimed: object, given: Mapping[str, int],
+                what: str = N_("%(names)s: the pad says %(claimed)s, the rules give %(given)d."),
+                **params: object) -> None:
         if not isinstance(claimed, dict) or set(claimed) != set(given):
             self.add(N_("stated points must give both players a number, not %(value)s."), number,
                      value=shown(claimed))
@@ -130,10 +133,11 @@ def write(setup: Setup, coffins: list[Coffin]) -> dict[str, Any]:
     sets = []
     for start in range(0, max(len(coffins), 1), ROUNDS_PER_SET):
         chunk = coffins[start:start + ROUNDS_PER_SET]
-        rounds = [{"coffin": [list(row) for row in coffin], "points": dict(points_by_name(setup, coffin))}
-                  for coffin in chunk]
-        queen = sum(r["points"][setup.queen] for r in rounds)
-        king = sum(r["points"][setup.king] for r in rounds)
+        scored = [points_by_name(setup, coffin) for coffin in chunk]
+        rounds = [{"coffin": [list(row) for row in coffin], "points": dict(points)}
+                  for coffin, points in zip(chunk, scored)]
+        queen = sum(points[setup.queen] for points in scored)
+        king = sum(points[setup.king] for points in scored)
         bonus = set_bonus((queen, king)) if len(chunk) == ROUNDS_PER_SET else (0, 0)
         sets.append({"rounds": rounds, "bonus": {setup.queen: bonus[0], setup.king: bonus[1]}})
     totals = standing(setup, coffins).totals

@@ -7,8 +7,8 @@ or `V` for a Vampire.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from ...problems import N_, Problem
 
@@ -43,7 +43,7 @@ class Setup:
 class Line:
     """One row or column as one player scores it."""
 
-    cards: tuple[str, str, str]
+    cards: tuple[str, ...]
     total: int
     multiplier: int
     score: int
@@ -108,7 +108,7 @@ def credited_scores(queen: Sequence[int], king: Sequence[int]) -> tuple[int, int
 
 def round_points(coffin: Sequence[Sequence[str]]) -> tuple[int, int]:
     """The round's points of the Queen's way and the King's way."""
-    return credited_scores([l.score for l in lines(coffin, QUEEN)], [l.score for l in lines(coffin, KING)])
+    return credited_scores([line.score for line in lines(coffin, QUEEN)], [line.score for line in lines(coffin, KING)])
 
 
 def validate_coffin(coffin: Sequence[Sequence[str]], number: int | None = None) -> list[Problem]:

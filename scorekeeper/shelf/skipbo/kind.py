@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...problems import N_, Problem
 from .. import Applied, NewMatch, Player
 from . import pad
-from .rules import (DEFAULT_TARGET, MAX_PLAYERS, GameResult, Setup, default_stock, match_winner, opponents, points,
-                    totals, validate_game, validate_setup)
+from .rules import (
+    DEFAULT_TARGET,
+    MAX_PLAYERS,
+    GameResult,
+    Setup,
+    default_stock,
+    match_winner,
+    opponents,
+    points,
+    totals,
+    validate_game,
+    validate_setup,
+)
 
 NAME = "skip-bo"
 FORMAT = pad.FORMAT

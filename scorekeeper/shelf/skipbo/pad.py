@@ -7,8 +7,17 @@ from typing import Any
 
 from ...pad import PadError, Reader, is_whole, shown
 from ...problems import N_, Problem
-from .rules import DEFAULT_TARGET, GameResult, Setup, default_stock, match_winner, points, totals, validate_game, \
-    validate_setup
+from .rules import (
+    DEFAULT_TARGET,
+    GameResult,
+    Setup,
+    default_stock,
+    match_winner,
+    points,
+    totals,
+    validate_game,
+    validate_setup,
+)
 
 FORMAT = "skip-bo-pad"
 VERSION = 1
@@ -112,7 +121,7 @@ class _Reader(Reader):
                      value=shown(left))
         if "points" in raw and not is_whole(raw["points"]):
             self.add(N_("“points” must be a whole number, not %(value)s."), number, value=shown(raw["points"]))
-        if len(self.problems) > before or side is None:
+        if len(self.problems) > before or side is None or not isinstance(left, dict):
             return None
         return GameResult(side, dict(left))
 
@@ -140,7 +149,8 @@ def check_claims(match: Match, with_totals: bool = True) -> list[Problem]:
         for side, (claimed, given) in enumerate(zip(match.claimed_totals, totals(match.setup, match.results))):
             if claimed != given:
                 problems.append(Problem(N_("totals: %(names)s: the pad says %(claimed)s, the rules give %(given)d."),
-                                        {"claimed": shown(claimed), "given": given}, None, (match.setup.side_name(side),)))
+                                        {"claimed": shown(claimed), "given": given}, None,
+                                        (match.setup.side_name(side),)))
     return problems
 
 

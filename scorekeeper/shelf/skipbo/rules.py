@@ -6,8 +6,8 @@ stock piles, 25 + 5 per card to the winner, until someone reaches the target.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from ...problems import N_, Problem, target_problems
 
