@@ -423,11 +423,6 @@ def read_json(text: str | bytes) -> object:
     return doc
 
 
-def load_pad(text: str | bytes, check: bool = False) -> Pad:
-    """Read a pad file's text; raise PadError for bad JSON or a refused pad."""
-    return read_pad(read_json(text), check)
-
-
 def check_claims(pad: Pad, with_totals: bool = True) -> list[Problem]:
     """Every difference between the points and totals the pad claims and the rules.
 
@@ -507,12 +502,6 @@ def write_pad(table: Table, hands: list[Hand]) -> dict[str, Any]:
         "hands": hand_docs,
         "totals": totals_of(table, hands),
     }
-
-
-def score_pad(text: str | bytes) -> dict[str, Any]:
-    """Read, check and complete a pad file; raise PadError with every problem."""
-    pad = load_pad(text, check=True)
-    return write_pad(pad.table, pad.hands)
 
 
 CSV_BONUSES = (rules.PIRATES_BY_SKULL_KING, rules.SKULL_KING_BY_MERMAID, rules.MERMAIDS_BY_PIRATE,

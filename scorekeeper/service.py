@@ -253,14 +253,20 @@ def _start(kind: Any, setup: Any, plays: list[dict[str, Any]], crew: str | None 
     return _commit(game, "create" if not plays else "import", secret=game.host_token)
 
 
-def play(public_id: str, credentials: Credentials, change: Mapping[str, Any]) -> Outcome:
-    """A change to a game of another kind (a tap on its screen): the kind's rules say what it does."""
+def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], drawn_for: int | None = None) -> Outcome:
+    """A change to a game of another kind (a tap on its screen): the kind's rules say what it does.
+
+    `drawn_for`: the number of the game or round the screen showed; a tap that arrives after it
+    closed (a late or repeated tap) changes nothing rather than land in the next one.
+    """
     game = _locked(public_id)
     found = shelf.stored(game)
     if found is None:
         db.session.rollback()
         raise NotFound(public_id)
     kind, setup, closed, open_play = found.kind, found.setup, found.closed, found.open_play
+    if drawn_for is not None and drawn_for != len(closed) + 1:
+        return _stale(game)
     actor = identify(game, credentials)
     applied = kind.apply(setup, closed, found.draft, shelf.Player(actor.seat, actor.is_host), change)
     if applied.denied:

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.pad import PadError, load_pad, score_pad, write_pad
+from scorekeeper.pad import PadError, write_pad
 from scorekeeper.rules import Entry, Hand, Table
+from scorekeeper.shelf import read_any, score_any
 from tests.conftest import EXAMPLE_PAD
 from tests.strategies import legal_hands, tables
 
@@ -24,12 +25,12 @@ FORMAT_DESCRIPTION = Path(__file__).resolve().parents[1] / "docs" / "pad-format.
 def refusal(doc: object) -> list[str]:
     """The messages a pad document is refused with."""
     with pytest.raises(PadError) as caught:
-        score_pad(json.dumps(doc))
+        score_any(json.dumps(doc))
     return caught.value.messages()
 
 
 def test_the_example_pad_scores_to_its_totals(example_pad: dict[str, Any]) -> None:
-    completed = score_pad(json.dumps(example_pad))
+    completed = score_any(json.dumps(example_pad))
     assert completed["totals"] == {"Anne": 10, "Ben": 30, "Cara": 0}
     assert [e["points"] for e in completed["hands"][1]["entries"]] == [-10, 20, -10]
 
@@ -45,7 +46,7 @@ def test_points_and_totals_are_optional_and_filled_in(example_pad: dict[str, Any
     for hand in bare["hands"]:
         for entry in hand["entries"]:
             del entry["points"]
-    assert score_pad(json.dumps(bare)) == score_pad(json.dumps(example_pad))
+    assert score_any(json.dumps(bare)) == score_any(json.dumps(example_pad))
 
 
 @st.composite
@@ -64,26 +65,26 @@ def test_export_import_export_gives_the_same_document(game: tuple[Table, list[Ha
     table, hands = game
     exported = write_pad(table, hands)
     text = json.dumps(exported)
-    reread = load_pad(text)
+    reread = read_any(text, check=False)[1]
     assert write_pad(reread.table, reread.hands) == exported
-    assert score_pad(text) == exported
+    assert score_any(text) == exported
 
 
 def test_the_first_dealer_is_named_or_the_first_player(example_pad: dict[str, Any]) -> None:
-    assert load_pad(json.dumps(example_pad)).table.first_dealer == 0
+    assert read_any(json.dumps(example_pad), check=False)[1].table.first_dealer == 0
     example_pad["first_dealer"] = "Cara"
-    pad = load_pad(json.dumps(example_pad))
+    pad = read_any(json.dumps(example_pad), check=False)[1]
     assert pad.table.players == ("Anne", "Ben", "Cara") and pad.table.first_dealer == 2
-    assert score_pad(json.dumps(example_pad))["first_dealer"] == "Cara"
+    assert score_any(json.dumps(example_pad))["first_dealer"] == "Cara"
     example_pad["first_dealer"] = "Zed"
     with pytest.raises(PadError, match="“first_dealer” must be the name of a player, not \"Zed\""):
-        load_pad(json.dumps(example_pad))
+        read_any(json.dumps(example_pad), check=False)[1]
 
 
 def test_an_unfinished_last_hand_is_kept_without_points(example_pad: dict[str, Any]) -> None:
     example_pad["hands"].append({"cards": 3, "entries": [
         {"player": "Anne", "bid": 1}, {"player": "Ben", "bid": 2}, {"player": "Cara", "bid": 0}]})
-    completed = score_pad(json.dumps(example_pad))
+    completed = score_any(json.dumps(example_pad))
     assert completed["hands"][2]["entries"][1] == {"player": "Ben", "bid": 2}
     assert completed["totals"] == {"Anne": 10, "Ben": 30, "Cara": 0}
 
@@ -103,7 +104,7 @@ def test_points_that_differ_are_each_reported(example_pad: dict[str, Any]) -> No
     ("change", "expected"),
     [
         (lambda d: d.update(colour="red"), ["unknown key “colour”."]),
-        (lambda d: d.update(format="score-pad"), ["“format” must be “skull-king-pad”, not \"score-pad\"."]),
+        (lambda d: d.update(format="score-pad"), ["“format” must be one of skull-king-pad, skip-bo-pad, dracula-pad, not \"score-pad\"."]),
         (lambda d: d.update(version=2),
          ["“version” must be 1, not 2: this app reads version 1."]),
         (lambda d: d.update(version=True),
@@ -202,5 +203,5 @@ def test_problems_of_several_hands_are_reported_together(example_pad: dict[str, 
 )
 def test_a_file_that_is_not_a_pad_is_refused(text: str, expected: str) -> None:
     with pytest.raises(PadError) as caught:
-        load_pad(text)
+        read_any(text, check=False)[1]
     assert caught.value.messages() == [expected]

@@ -121,3 +121,19 @@ def test_skull_king_pages_of_another_game_lead_to_its_screen(client: FlaskClient
         assert client.get(url + path).status_code == 404
     assert client.post(url + "/rematch").status_code == 404
     assert client.get("/games/new/uno").status_code == 404
+
+
+def test_a_late_tap_for_a_closed_game_changes_nothing(client: FlaskClient, app: Flask) -> None:
+    """A tap names the game its screen showed: one that arrives after that game closed does not land in the next."""
+    url, phones = skipbo_table(client, app, target="500")
+    assert 'name="play" value="1"' in seen(phones["Ben"], url)
+    assert phones["Anne"].post(f"{url}/play", data={"went_out": "0", "play": "1"}).status_code == 303
+    assert phones["Ben"].post(f"{url}/play", data={"left": "4", "play": "1"}).status_code == 303
+    assert phones["Cara"].post(f"{url}/play", data={"left": "7", "play": "1"}).status_code == 303
+    assert "Game 2" in seen(phones["Cara"], url) and 'name="play" value="2"' in seen(phones["Cara"], url)
+    before = version(app, url)
+    # Cara's second tap on Save, and Anne's on "I went out", drawn for game 1: nothing happens.
+    assert phones["Cara"].post(f"{url}/play", data={"left": "7", "play": "1"}).status_code == 303
+    assert phones["Anne"].post(f"{url}/play", data={"went_out": "0", "play": "1"}).status_code == 303
+    assert version(app, url) == before
+    assert "Who went out?" in seen(phones["Cara"], url)

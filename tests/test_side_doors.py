@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import games
-from scorekeeper.pad import PadError, load_pad
+from scorekeeper.pad import PadError
+from scorekeeper.shelf import read_any
 from tests.conftest import make_app
 from tests.helpers import hostile_pads, new_game
 
@@ -129,7 +130,7 @@ def test_a_pad_of_8000_hands_is_refused_at_once(client: FlaskClient, monkeypatch
     monkeypatch.undo()
     # Read directly (the command line has no size limit), it is refused for its hands, without scoring them.
     with pytest.raises(PadError) as refused:
-        load_pad(text, check=True)
+        read_any(text)
     assert refused.value.messages() == ["A game has at most 50 hands."]
 
 
@@ -161,7 +162,7 @@ def test_deeply_nested_json_is_refused_in_words(client: FlaskClient, runner) -> 
     assert response.json["problems"] == ["The file nests lists and objects deeper than a pad file ever does."]
     deeper = '{"a":' * 100_000 + "1" + "}" * 100_000
     with pytest.raises(PadError):
-        load_pad(deeper[:200_000])
+        read_any(deeper[:200_000])
 
 
 @pytest.mark.parametrize("name, reason", [

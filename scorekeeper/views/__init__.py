@@ -93,5 +93,3 @@ def init_app(app: Flask) -> None:
     labels.init_app(app)
     headers.init_app(app)
 
-
-__all__ = ["bp", "init_app", "scorepad", "start", "table"]

@@ -59,7 +59,7 @@ def standings_text(standings: Sequence[Any]) -> str:
     return join_names([f"{s.name} {format_score(s.total)}" for s in standings])
 
 
-def capture_label(kind: str, ruleset: str) -> str:
+def capture_label(kind: str) -> str:
     """The name of a capture, as the rulebook of the reader's language says it."""
     labels = {
         rules.PIRATES_BY_SKULL_KING: gettext("Pirates taken by the Skull King"),

@@ -73,8 +73,9 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
         raise service.NotFound(public_id)
     me = visitor(game)
     context = found.kind.context(found.setup, found.closed, found.draft, shelf.Player(me.seat, me.is_host))
+    # Every tap names the game or round it was drawn for: one that comes late changes nothing.
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=game, visitor=me, kind=found.kind,
-                problems=problems or [], **context)
+                problems=problems or [], play_number=len(found.closed) + 1, **context)
 
 
 @bp.post("/games/<public_id>/play")
@@ -88,7 +89,11 @@ def play(public_id: str):
     if change is None:
         return match_page(public_id, 422,
                           [gettext("The request could not be understood. Reload the page and try again.")])
-    outcome = service.play(public_id, credentials(public_id), change)
+    drawn_for = request.form.get("play", "")
+    outcome = service.play(public_id, credentials(public_id), change,
+                           int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
+    if outcome.stale:
+        return see_other(url_for("pages.game", public_id=public_id))
     if not outcome.ok:
         return match_page(public_id, 422, [say(p) for p in outcome.problems])
     return see_other(url_for("pages.game", public_id=public_id))
