@@ -12,6 +12,7 @@ if sys.argv[1:2] == ["serve"]:
     monkey.patch_all()
 
 import json  # noqa: E402
+import re  # noqa: E402
 import socket  # noqa: E402
 
 import click
@@ -100,6 +101,37 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
+# A host link carries the secret that runs a game: never on a screen others may see.
+HOST_LINK = re.compile(r"(/host/)[^/?\s]+")
+
+
+def request_line(method: str, path: str, status: str, seconds: float | None) -> str:
+    """A request as the console shows it: "GET /games/… 200 12 ms" (a host link's secret left out)."""
+    took = f"{seconds * 1000:.0f} ms" if seconds is not None else "-"
+    shown = HOST_LINK.sub(r"\1…", path)
+    return f"{method} {shown} {status} {took}"
+
+
+class ConsoleLog:
+    """Where the server writes its request lines: the console, as they come."""
+
+    def write(self, line: str) -> None:
+        click.echo(line, nl=False)
+
+
+def request_logging_handler() -> type:
+    """gevent's request handler, writing `request_line`s."""
+    from gevent.pywsgi import WSGIHandler
+
+    class Handler(WSGIHandler):
+        def format_request(self) -> str:
+            seconds = self.time_finish - self.time_start if self.time_finish else None
+            status = (self._orig_status or self.status or "000").split()[0]
+            return request_line(self.command or "-", self.path or "", status, seconds)
+
+    return Handler
+
+
 @main.command(with_appcontext=False)
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Interface to listen on; the default lets phones on the network join.")
@@ -114,7 +146,8 @@ def serve(host: str, port: int) -> None:
     app = create_app()
     with app.app_context():
         upgrade()
-    server = WSGIServer((host, port), app, log=None)
+    # One line per request on the console, so a host sees at once whether a phone reached it.
+    server = WSGIServer((host, port), app, log=ConsoleLog(), handler_class=request_logging_handler())
     server.init_socket()
     bound_port = server.socket.getsockname()[1]
     shown = local_address() if host in ("0.0.0.0", "") else host

@@ -84,6 +84,21 @@ SPECS: dict[str, RulesetSpec] = {
 
 LOOT_BONUS = 20
 
+# The tricks won of a whole hand do not add up: named, so screens can tell "tricks missing" from a clash.
+TRICKS_SUM = N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up to the cards dealt: "
+                "%(cards)d.")
+TRICKS_SUM_WITH_LOST = N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up to %(target)d "
+                          "(cards dealt: %(cards)d, tricks nobody won: %(lost)d).")
+
+
+def tricks_missing(problem: Problem) -> int:
+    """How many tricks a hand's results are short of, when that is what `problem` says; else 0."""
+    if problem.template not in (TRICKS_SUM, TRICKS_SUM_WITH_LOST):
+        return 0
+    total, target = problem.params["total"], problem.params["target"]
+    assert isinstance(total, int) and isinstance(target, int)
+    return max(target - total, 0)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -443,14 +458,10 @@ class _HandChecker:
         finished = len(given) == len(self.entries) and self.hand.finished and not self.in_play
         if finished and total != target:
             if lost:
-                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up to "
-                            "%(target)d (cards dealt: %(cards)d, tricks nobody won: %(lost)d)."),
-                         who, total=total, breakdown=breakdown, cards=self.hand.cards, lost=lost,
-                         target=target)
+                self.add(TRICKS_SUM_WITH_LOST, who, total=total, breakdown=breakdown, cards=self.hand.cards,
+                         lost=lost, target=target)
             else:
-                self.add(N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up "
-                            "to the cards dealt: %(cards)d."),
-                         who, total=total, breakdown=breakdown, cards=self.hand.cards)
+                self.add(TRICKS_SUM, who, total=total, breakdown=breakdown, cards=self.hand.cards, target=target)
         elif not finished and total > target:
             self.add(N_("the tricks won so far add up to %(total)d (%(breakdown)s), more than this "
                         "hand has: %(target)d."),

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +51,8 @@ def start_server(instance: Path) -> tuple[subprocess.Popen[str], str]:
         line = server.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:\d+", line)
         if found:
+            # The server goes on printing a line per request: read them, or the full pipe would stop it.
+            threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
             return server, found.group(0)
         if server.poll() is not None:
             break

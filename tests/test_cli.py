@@ -80,9 +80,22 @@ def test_serve_creates_its_instance_prints_an_address_and_answers_there(tmp_path
             assert response.status == 200
             assert "Skull King" in response.read().decode()
         assert (instance / "scorekeeper.sqlite").exists()
+        # Each request is one line on the console: a host sees whether a phone reached it.
+        # (after the QR code it printed for the phones)
+        logged = ""
+        while not re.search(r"^GET / 200 \d+ ms$", logged, re.M) and time.monotonic() < deadline:
+            logged += server.stdout.readline()
+        assert re.search(r"^GET / 200 \d+ ms$", logged, re.M), logged[-300:]
     finally:
         server.send_signal(signal.SIGINT)
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def test_a_request_line_never_shows_a_host_link_s_secret() -> None:
+    from scorekeeper.cli import request_line
+
+    assert request_line("GET", "/games/abc/host/s3cr3t-token", "303", 0.0123) == "GET /games/abc/host/… 303 12 ms"
+    assert request_line("POST", "/games/abc/hands/1/bid", "303", None) == "POST /games/abc/hands/1/bid 303 -"

@@ -131,6 +131,13 @@ def test_tricks_nobody_won_settle_a_wrong_sum_and_close_the_hand(client: FlaskCl
     phones["Ben"].post(f"{url}/hands/1", data={"intent": "done", "tricks-1": "1"})
     assert entries(app, url) == [(False, True), (False, True)]
     assert "must add up to the cards dealt: 3" in card_of(seen(phones["Anne"], url))
+    # Not a quarrel: every phone says how many tricks are missing and offers "One more" right there.
+    for name in ("Anne", "Ben"):
+        card = card_of(seen(phones[name], url))
+        assert "1 trick is missing: the tricks won add up to less than the cards dealt." in card
+        assert "Did the Kraken or the White Whale take one?" in card and 'value="lost-more"' in card
+        assert "clashes" not in card
+    assert "1 trick is missing. If the Kraken or the White Whale took one" in table_of(seen(client, url))
     # One phone says a trick went to the Kraken: both results stand again and the hand closes.
     assert phones["Ben"].post(f"{url}/hands/1", data={"intent": "lost-more"}).status_code == 303
     assert "Hand 2 of" in seen(client, url)

@@ -51,6 +51,8 @@ def test_a_skipbo_game_is_entered_from_the_phones(client: FlaskClient, app: Flas
     assert refused.status_code == 422
     assert "Game 1, Cara: with 0 cards left the game would have ended with Cara." in html.unescape(
         refused.get_data(as_text=True))
+    # The count Cara typed stays on her card, refused, rather than going back to the default.
+    assert re.search(r'id="left-2" name="left" type="number"[^>]*\n\s*value="0"', refused.get_data(as_text=True))
     assert phones["Cara"].post(f"{url}/play", data={"left": "7"}).status_code == 303
     page = seen(client, url)
     assert "Game 2" in page and "Ben 4, Cara 7" in page and "+80" in page

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -77,6 +77,7 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
             unloaded=sum(not e.loaded for e in record.entries),
             lost_allowed=rules.lost_tricks_allowed(table),
             clashes=[say(p) for p in clashes],
+            tricks_missing=max((rules.tricks_missing(p) for p in clashes), default=0),
             fixing=[table.players[e.position] for e in record.entries
                     if e.fixing and table.players[e.position] in concerned],
             bid_again=games.must_bid_again(seen, record),
@@ -117,18 +118,26 @@ def shared_table(state: games.GameState) -> SharedTable:
 
 
 def card_context(state: games.GameState, record: games.HandState, seen_by: Actor,
-                 problems: list[Problem] | None = None, form: Any = None) -> dict[str, Any]:
-    """What this browser's own card shows: its forms, and what only it may see."""
+                 problems: list[Problem] | None = None, form: Any = None,
+                 typed: rules.Entry | None = None) -> dict[str, Any]:
+    """What this browser's own card shows: its forms, and what only it may see.
+
+    `typed`: a phone's result as it sent it, refused: the card shows that, not what is stored,
+    so nothing the player chose is lost to a refusal.
+    """
     problems = problems or []
     seen = games.as_seen_by(state, seen_by.seat)
     record = seen.hands[record.number - 1]
     table = games.table_of(seen)
+    hand = games.hand_of(seen, record, shown_to=seen_by.seat)
+    if typed is not None and seen_by.seat is not None:
+        hand = replace(hand, entries=tuple(typed if i == seen_by.seat else e for i, e in enumerate(hand.entries)))
     context: dict[str, Any] = {
         "visitor": seen_by,
         "game": seen,
         "table": table,
         "record": record,
-        "hand": games.hand_of(seen, record, shown_to=seen_by.seat),
+        "hand": hand,
         "max_cards": rules.max_cards(table.ruleset, len(table.players)),
         "problems": [say(p) for p in problems],
         "player_problems": problems_by_player(problems, len(table.players)),
@@ -136,6 +145,7 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
         "requests": seen.open_requests if seen_by.is_host else (),
         "my_clashes": [say(p) for p in clashes_of(seen, record, seen_by)],
+        "tricks_missing": max((rules.tricks_missing(p) for p in clashes_of(seen, record, seen_by)), default=0),
         "bonus_max": bonus_max(table),
         "form": form,
     }
@@ -179,7 +189,8 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
-def game_page(public_id: str, status: int = 200, problems: list[Problem] | None = None, form: Any = None):
+def game_page(public_id: str, status: int = 200, problems: list[Problem] | None = None, form: Any = None,
+              typed: rules.Entry | None = None):
     """The game as this browser may see it: the shared table, and its own card (host, phone or viewer)."""
     state = load_state(public_id)
     if state.kind != SKULL_KING:
@@ -192,7 +203,7 @@ def game_page(public_id: str, status: int = 200, problems: list[Problem] | None 
     record = games.current_hand(state)
     if record is None:
         return see_other(url_for("pages.end", public_id=public_id))
-    context = card_context(state, record, me, problems, form)
+    context = card_context(state, record, me, problems, form, typed)
     return page("game.html", status, title=gettext("Hand %(number)d", number=record.number),
                 shared=shared_table(state), card_key=card_key(state, me), edition=state.edition, **context)
 
@@ -222,11 +233,11 @@ def count_seconds() -> float:
     return float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0))
 
 
-def after(outcome: service.Outcome, form: Any = None):
+def after(outcome: service.Outcome, form: Any = None, typed: rules.Entry | None = None):
     """The answer to a change: back to the game, or the game again with the problems (422)."""
     if outcome.ok:
         return see_other(url_for("pages.game", public_id=outcome.public_id))
-    return game_page(outcome.public_id, 422, list(outcome.problems), form)
+    return game_page(outcome.public_id, 422, list(outcome.problems), form, typed)
 
 
 @bp.get("/games/<public_id>")
@@ -453,7 +464,12 @@ def hand(public_id: str, number: int):
     if outcome.stale:
         # A late autosave or a second tap for a hand that has moved on: nothing to keep.
         return Response(status=204) if intent == Intent.DRAFT else see_other(url_for("pages.game", public_id=public_id))
-    return after(outcome, request.form if me.is_host else None)
+    typed = None
+    if me.seat is not None and me.seat in parsed.reports:
+        # Refused, the card shows what the phone sent, not what is stored.
+        player = games.hand_of(game, record).entries[me.seat]
+        typed = parsed.reports[me.seat].entry(player.player, player.revealed_bid or 0)
+    return after(outcome, request.form if me.is_host else None, typed)
 
 
 def correct(game: games.GameState, record: games.HandState, table: rules.Table):
