@@ -52,15 +52,22 @@ def _digest(token: str | None) -> str | None:
     return token_hash(token) if isinstance(token, str) and token else None
 
 
-def _seat_holding(game: Any, credentials: Credentials) -> int | None:
-    """The seat whose secret this browser holds: the one it took, or the one the host let it in to."""
-    for digest in (_digest(credentials.seat_token), _digest(credentials.asking_token)):
-        if digest is None:
+def _seat_holding(game: Any, credentials: Credentials) -> tuple[int, str] | None:
+    """The seat whose secret this browser holds (the one it took, or the one the host let it in to), and that secret."""
+    for token in (credentials.seat_token, credentials.asking_token):
+        digest = _digest(token)
+        if digest is None or token is None:
             continue
         for seat in game.seats:
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
-                return seat.position
+                return seat.position, token
     return None
+
+
+def seat_secret(game: Any, credentials: Credentials) -> str | None:
+    """The secret with which this browser plays a seat of `game`, if it does."""
+    held = _seat_holding(game, credentials)
+    return held[1] if held else None
 
 
 def identify(game: Any, credentials: Credentials) -> Actor:
@@ -69,8 +76,8 @@ def identify(game: Any, credentials: Credentials) -> Actor:
     # Bytes, because compare_digest refuses non-ASCII text and a cookie may carry anything.
     if isinstance(host_token, str) and hmac.compare_digest(host_token.encode(), game.host_token.encode()):
         return Actor(Role.HOST)
-    seat = _seat_holding(game, credentials)
-    return VIEWER if seat is None else Actor(Role.SEAT, seat)
+    held = _seat_holding(game, credentials)
+    return VIEWER if held is None else Actor(Role.SEAT, held[0])
 
 
 def request_of(game: Any, credentials: Credentials) -> Any:

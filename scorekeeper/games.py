@@ -238,6 +238,8 @@ class GameState:
     bids_cleared: frozenset[int] = field(default_factory=frozenset)
     # New phones asking for seats, oldest first (answered ones only while turned away).
     requests: tuple[RequestState, ...] = ()
+    # The game its host started next with these players: the phones follow there.
+    next_game: str | None = None
 
     @property
     def open_requests(self) -> tuple[RequestState, ...]:
@@ -281,7 +283,7 @@ _games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
-           _games.c.host_token,
+           _games.c.host_token, _games.c.next_game,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
@@ -344,7 +346,7 @@ def _read_game_once(game_id: int) -> GameState | None:
                      first.version,
                      first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     tuple(hands), cleared, requests)
+                     tuple(hands), cleared, requests, first.next_game)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:

@@ -107,6 +107,8 @@ class Game(Model):
     deleted_at: Mapped[datetime | None] = mapped_column(index=True)
     # What the statistics need of a finished game, computed once when it finishes (or is corrected).
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The game its host started next with these players (a rematch): the phones follow there.
+    next_game: Mapped[str | None] = mapped_column(String(32))
     # The seat that deals the first hand; seats keep the order the host typed them in.
     first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
 

@@ -144,6 +144,16 @@ def _stale(game: Game) -> Outcome:
 
 def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
     """Log one change of `game`, so every screen follows, and store it."""
+    _log(game, kind, hand)
+    # A finished game keeps what its crew's statistics read, up to date with every correction.
+    game.summary = games.summary_of(game)
+    public_id = game.public_id  # read now: after the commit it would be loaded again
+    db.session.commit()
+    return Outcome(public_id, secret=secret)
+
+
+def _log(game: Game, kind: str, hand: int | None = None) -> None:
+    """Bump `game`'s version and log the event, announced to every process once the transaction commits."""
     game.version = (game.version or 0) + 1
     if game.id is None:
         db.session.flush()
@@ -153,11 +163,6 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game.id}:{game.version}")))
     # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
     db.session.info.setdefault(CHANGES, []).append((game.id, game.version))
-    # A finished game keeps what its crew's statistics read, up to date with every correction.
-    game.summary = games.summary_of(game)
-    public_id = game.public_id  # read now: after the commit it would be loaded again
-    db.session.commit()
-    return Outcome(public_id, secret=secret)
 
 
 # --- new games ------------------------------------------------------------------------
@@ -180,14 +185,30 @@ def _new_game(table: Table, crew: str | None = None) -> Game:
     return game
 
 
-def _crew_after(credentials: Credentials | None, after: str | None) -> str | None:
-    """The crew of an earlier game whose players a new game has; only that game's host may say so."""
+def _earlier(credentials: Credentials | None, after: str | None) -> Game | None:
+    """An earlier game whose players a new game has (locked: it will say where they went); only its host may say so."""
     if not after:
         return None
-    earlier = games.find_game(after)
+    earlier = games.find_game(after, for_update=True)
     if earlier is None or credentials is None or not identify(earlier, credentials).is_host:
         raise _deny()
-    return earlier.crew
+    return earlier
+
+
+def _follow(earlier: Game | None, game: Game) -> None:
+    """The phones of the earlier game follow into `game`, each to the seat with its player's name.
+
+    The seat keeps the phone's secret, so only that phone plays it; the earlier game names the
+    new one, and its screens (a new version) move on by themselves. A phone whose name is gone
+    goes to the join page.
+    """
+    if earlier is None:
+        return
+    held = {seat.name: seat.token_hash for seat in earlier.seats if seat.token_hash}
+    for seat in game.seats:
+        seat.token_hash = held.get(seat.name)
+    earlier.next_game = game.public_id
+    _log(earlier, "next-game")
 
 
 def create_game(table: Table, credentials: Credentials | None = None, after: str | None = None) -> Outcome:
@@ -197,7 +218,9 @@ def create_game(table: Table, credentials: Credentials | None = None, after: str
     (for their statistics).
     """
     begin_write()
-    game = _new_game(table, _crew_after(credentials, after))
+    earlier = _earlier(credentials, after)
+    game = _new_game(table, earlier.crew if earlier else None)
+    _follow(earlier, game)
     _open_next_hand(game, table)
     return _commit(game, "create", secret=game.host_token)
 
@@ -236,7 +259,8 @@ def create_match(kind: Any, setup: Any, credentials: Credentials | None = None, 
     `after`: an earlier game whose players these are (its crew), as for `create_game`.
     """
     begin_write()
-    return _start(kind, setup, [], _crew_after(credentials, after))
+    earlier = _earlier(credentials, after)
+    return _start(kind, setup, [], earlier.crew if earlier else None, earlier)
 
 
 def import_match(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
@@ -245,8 +269,10 @@ def import_match(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
     return _start(kind, setup, plays)
 
 
-def _start(kind: Any, setup: Any, plays: list[dict[str, Any]], crew: str | None = None) -> Outcome:
+def _start(kind: Any, setup: Any, plays: list[dict[str, Any]], crew: str | None = None,
+           earlier: Game | None = None) -> Outcome:
     game = _new_match(kind, setup, crew)
+    _follow(earlier, game)
     game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
     if kind.finished(setup, plays):
         game.finished_at = utcnow()

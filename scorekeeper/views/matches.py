@@ -17,7 +17,7 @@ from .. import games, service, shelf
 from . import bp
 from .labels import say
 from .rendering import open_page, page, see_other
-from .sessions import credentials, keep_host_token, visitor
+from .sessions import credentials, follow_next_game, keep_host_token, visitor
 
 
 def kind_named(name: str) -> Any:
@@ -68,6 +68,10 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
     game = games.find_game(public_id)
     if game is None:
         raise service.NotFound(public_id)
+    following = follow_next_game(game)
+    if following and status == 200:
+        # The host started the next game with these players: every phone follows, no scan.
+        return open_page(following)
     found = shelf.stored(game)
     if found is None:
         raise service.NotFound(public_id)

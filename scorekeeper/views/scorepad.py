@@ -14,7 +14,7 @@ from . import bp
 from .labels import join_names
 from .matches import export, match_page, pad_text
 from .rendering import open_page, page, see_other
-from .sessions import credentials, keep_host_token, visitor
+from .sessions import credentials, follow_next_game, keep_host_token, visitor
 from .table import load_state
 
 
@@ -36,6 +36,10 @@ def pad(public_id: str):
 def screen(public_id: str):
     """The big-screen view for a TV or laptop: leaderboard and pad, updating live."""
     game = load_state(public_id)
+    following = follow_next_game(game, "pages.screen")
+    if following:
+        # A rematch: the big screen shows the next game.
+        return open_page(following)
     if game.kind != SKULL_KING:
         return see_other(url_for("pages.game", public_id=public_id))
     table = games.table_of(game)
@@ -51,6 +55,10 @@ def screen(public_id: str):
 def end(public_id: str):
     """Final standings, the winner, and what each player achieved."""
     game = load_state(public_id)
+    following = follow_next_game(game)
+    if following:
+        # The host started the next game with these players: every phone follows, no scan.
+        return open_page(following)
     if game.kind != SKULL_KING:
         # Another game's one screen is its end page too: the winner on top, the pad below.
         return match_page(public_id)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import secrets
 
-from flask import request, session
+from flask import request, session, url_for
 
-from ..access import Actor, Credentials, identify
-from ..games import AnyGame
+from ..access import Actor, Credentials, identify, seat_secret
+from ..games import AnyGame, load
 
 KEPT_GAMES = 20
 
@@ -57,6 +57,27 @@ def credentials(public_id: str) -> Credentials:
         return value if isinstance(value, str) else None
 
     return Credentials(kept("hosting"), kept("seats"), kept("asking"))
+
+
+def follow_next_game(game: AnyGame, endpoint: str = "pages.game") -> str | None:
+    """Where this browser goes once the host started the next game with these players; None: it stays.
+
+    A phone goes to its seat there (the seat kept its secret: this browser keeps it for the new
+    game too), or to the join page if its name is gone; anyone watching watches the next game
+    (`endpoint`: the big screen stays a big screen). The host went there already.
+    """
+    if game.next_game is None or visitor(game).is_host:
+        return None
+    following = load(game.next_game)
+    if following is None:
+        return None
+    secret = seat_secret(game, credentials(game.public_id))
+    if secret is None:
+        return url_for(endpoint, public_id=following.public_id)
+    if seat_secret(following, Credentials(seat_token=secret)) is None:
+        return url_for("pages.join", public_id=following.public_id)
+    keep_seat_token(following.public_id, secret)
+    return url_for("pages.game", public_id=following.public_id)
 
 
 def visitor(game: AnyGame) -> Actor:

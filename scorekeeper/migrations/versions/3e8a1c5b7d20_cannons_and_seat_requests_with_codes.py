@@ -1,4 +1,4 @@
-"""the cannons' loads, seat requests told apart by a code
+"""the cannons' loads, seat requests told apart by a code, the next game of a table
 
 Revision ID: 3e8a1c5b7d20
 Revises: 2b7c9e5d4f1a
@@ -17,6 +17,8 @@ depends_on = None
 
 
 def upgrade():
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('next_game', sa.String(length=32), nullable=True))
     with op.batch_alter_table('hand', schema=None) as batch_op:
         batch_op.add_column(sa.Column('cannons', sa.Boolean(), server_default=sa.false(), nullable=False))
     op.create_table(
@@ -46,3 +48,5 @@ def downgrade():
     op.drop_table('seat_request')
     with op.batch_alter_table('hand', schema=None) as batch_op:
         batch_op.drop_column('cannons')
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.drop_column('next_game')
