@@ -80,15 +80,19 @@ class Chart:
 
     width: int
     height: int
-    lines: tuple[tuple[str, str, str], ...]  # (name, SVG points, dash)
+    lines: tuple[tuple[str, str, str, int], ...]  # (name, SVG points, dash, colour)
     x_label: str
     low: int
     high: int
     count: int
 
 
-def chart(series: Mapping[str, Sequence[tuple[int, int]]], x_label: str, width: int = 320, height: int = 180) -> Chart:
-    """A chart of each player's values over x (games of a crew, or hands of a game)."""
+def chart(series: Mapping[str, Sequence[tuple[int, int]]], x_label: str, width: int = 320, height: int = 180,
+          styles: Mapping[str, int] | None = None) -> Chart:
+    """A chart of each player's values over x (games of a crew, or hands of a game).
+
+    `styles`: each player's colour and dash by a number, so a player looks the same in every chart of a page.
+    """
     points = [p for values in series.values() for p in values]
     low = min([0, *(y for _, y in points)])
     high = max([1, *(y for _, y in points)])
@@ -101,9 +105,21 @@ def chart(series: Mapping[str, Sequence[tuple[int, int]]], x_label: str, width: 
         up = pad + (height - 2 * pad) * (1 - (y - low) / (high - low))
         return f"{across:.1f},{up:.1f}"
 
-    lines = tuple((name, " ".join(place(x, y) for x, y in values), DASHES[index % len(DASHES)])
-                  for index, (name, values) in enumerate(series.items()))
+    style = dict(styles or {})
+    for name in series:
+        style.setdefault(name, len(style))
+    lines = tuple((name, " ".join(place(x, y) for x, y in values), DASHES[style[name] % len(DASHES)], style[name])
+                  for name, values in series.items())
     return Chart(width, height, lines, x_label, low, high, last - first + 1 if points else 0)
+
+
+def player_styles(summaries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """A number per player of a crew, in the order they first played: their colour and dash in every chart."""
+    styles: dict[str, int] = {}
+    for summary in summaries:
+        for name in summary["players"]:
+            styles.setdefault(name, len(styles))
+    return styles
 
 
 def running(per_hand: Sequence[Sequence[int]], players: Sequence[str]) -> dict[str, list[tuple[int, int]]]:

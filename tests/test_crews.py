@@ -246,3 +246,30 @@ def test_the_games_list_the_crew_page_and_the_bg_stats_file_write_nothing(two_ga
     for path in ("/", f"/crews/{crew_of(app, first)}", f"{first}/play.bgsplay", f"{first}/end"):
         assert client.get(path).status_code == 200, path
     assert every_row() == before
+
+
+def test_a_player_keeps_one_colour_and_games_are_told_apart(two_games: tuple[str, str], client: FlaskClient,
+                                                             app: Flask) -> None:
+    import re
+
+    first, second = two_games
+    page = client.get(f"/crews/{crew_of(app, first)}?game={first.rsplit('/', 1)[-1]}").get_data(as_text=True)
+    legends = re.findall(r'class="series (series-\d+)"[^>]*/>\s*<text[^>]*class="legend">([^<]+)</text>', page)
+    charts = page.count("<figure")
+    assert charts == 2 and len(legends) == 4
+    styles: dict[str, set[str]] = {}
+    for style, name in legends:
+        styles.setdefault(name, set()).add(style)
+    # The totals chart and the chart of one game's hands: each player the same colour (and dash) in both.
+    assert all(len(found) == 1 for found in styles.values()) and len(set().union(*styles.values())) == 2
+    # Two games of one day: the winner's score and the time tell them apart.
+    listed = re.findall(r"won by (\w+) with ([−\d]+) · <time[^>]*>(\d{4}-\d\d-\d\d \d\d:\d\d)</time>", html.unescape(page))
+    assert sorted((w, p) for w, p, _ in listed) == [("Anne", "70"), ("Ben", "10")]
+
+
+def test_a_chart_colours_players_by_the_crew_not_by_their_order() -> None:
+    styles = stats.player_styles([{"players": ["Anne", "Ben"]}, {"players": ["Cara", "Ben"]}])
+    assert styles == {"Anne": 0, "Ben": 1, "Cara": 2}
+    game = stats.chart({"Cara": [(0, 0), (1, 5)], "Ben": [(0, 0), (1, 3)]}, "hands", styles=styles)
+    assert [(name, style, dash) for name, _, dash, style in game.lines] == [
+        ("Cara", 2, stats.DASHES[2 % len(stats.DASHES)]), ("Ben", 1, stats.DASHES[1 % len(stats.DASHES)])]

@@ -85,16 +85,18 @@ def crew(crew: str):
     finished = [r for r in rows if r.summary]
     summaries = [r.summary for r in finished]
     by_kind = stats.statistics(summaries)
+    # A player keeps one colour and dash in every chart of the page.
+    styles = stats.player_styles(summaries)
     charts = {}
     for kind, players in by_kind.items():
         latest = [place for place, s in enumerate(summaries, start=1) if s["kind"] == kind][-CHARTED_GAMES:]
         first = latest[0] if latest else 0
         charts[kind] = stats.chart({p.name: [(x, y) for x, y in p.totals if x >= first] for p in players},
-                                   gettext("games"))
+                                   gettext("games"), styles=styles)
     chosen = request.args.get("game")
     shown = next((r for r in finished if r.public_id == chosen), finished[-1] if finished else None)
-    hand_chart = (stats.chart(stats.running(shown.summary["per_hand"], shown.summary["players"]), gettext("hands"))
-                  if shown else None)
+    hand_chart = (stats.chart(stats.running(shown.summary["per_hand"], shown.summary["players"]), gettext("hands"),
+                              styles=styles) if shown else None)
     hosted = set(session.get("hosting", {}))
     return page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
                 by_kind=by_kind, charts=charts, shown=shown, hand_chart=hand_chart,

@@ -261,7 +261,8 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
 
     The shared table comes from the per-edition cache, so however many screens follow a
     game it is rendered once. A count that runs out is pushed when it does, with no write.
-    Pages other than the hand (`versions_only`) get the new version and fetch themselves.
+    Pages other than the hand (`versions_only`) get the new edition (a count that ends moves it
+    too) and fetch themselves.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
@@ -277,9 +278,10 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 if state is None:
                     return
             if versions_only:
-                if state.version > edition_seen:
-                    edition_seen = state.version
-                    yield event("changed", str(state.version))
+                # The edition, not the version: the end of a count (no write) moves these pages too.
+                if state.edition > edition_seen:
+                    edition_seen = state.edition
+                    yield event("changed", str(state.edition))
             else:
                 if state.edition > edition_seen:
                     edition_seen = state.edition
@@ -294,7 +296,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                                         **card_context(state, record, me))
                     yield event("card", card)
             timeout = KEEPALIVE_SECONDS
-            if state.reveal_at is not None and not versions_only:
+            if state.reveal_at is not None:
                 # Wake when the count ends, to push the bids the moment they show. A count over by
                 # this process's clock but not by the deciding one (the database's) is asked again soon.
                 left = (state.reveal_at - utcnow()).total_seconds()

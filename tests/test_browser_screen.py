@@ -1,0 +1,50 @@
+"""The big screen for a room: filled at 1280×720 and 1920×1080, no "()", plurals right, no focus ring, 320 px."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import screenshot
+from tests.test_browser_a11y import scrolls_sideways
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Anne-Kathrin", "Maximilian", "Bartholomew", "Christabel", "Wolfgang-Amadeus", "Guinevere")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
+def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, language: str) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport={"width": 1280, "height": 800}, locale=language).new_page()
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(NAMES):
+        host.fill(f"#player-{seat}", name)
+    host.select_option("#scoring", "rascal")
+    host.check("input[name=cannonball]")
+    host.locator("form button.primary[type=submit]").last.click()
+    expect(host.locator(".facts .big")).to_have_text("1")
+    screen_url = host.locator(".join-panel a[href$='/screen']").get_attribute("href")
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=language).new_page()
+    tv.goto(live_server + screen_url)
+    # Every bid in: the count, then the loads are awaited; the pad's row has bids and no totals yet.
+    for seat in range(len(NAMES)):
+        host.locator(f"#bidder-{seat} summary").click()
+        host.locator(f"#bidder-{seat} .numpad button[value='0']").click()
+    expect(host.locator("#loader-0")).to_be_visible()
+    expect(tv.locator(".screen-pad tbody tr")).to_have_count(1)
+    text = tv.locator(".big-screen").inner_text()
+    assert "()" not in text and "1 cards" not in text and "1 Karten" not in text
+    box = tv.locator(".big-screen").bounding_box()
+    assert box["width"] >= 0.9 * 1920 and box["height"] >= 0.85 * (1080 - 120), box
+    assert int(tv.locator(".leaderboard td.total").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 36
+    # The screen redrew itself live; whatever it focused for a screen reader shows no ring.
+    assert tv.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") in ("none", "")
+    screenshot(tv, f"15-big-screen-1920-{language}")
+    tv.set_viewport_size({"width": 1280, "height": 720})
+    assert tv.locator(".big-screen").bounding_box()["width"] >= 0.9 * 1280
+    screenshot(tv, f"15-big-screen-1280-{language}")
+    tv.set_viewport_size({"width": 320, "height": 720})
+    assert not scrolls_sideways(tv), f"the big screen scrolls sideways at 320 px in {language}"
+    screenshot(tv, f"15-big-screen-320-{language}")
