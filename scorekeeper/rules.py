@@ -91,6 +91,15 @@ TRICKS_SUM_WITH_LOST = N_("the tricks won add up to %(total)d (%(breakdown)s), b
                           "(cards dealt: %(cards)d, tricks nobody won: %(lost)d).")
 
 
+# What a problem about captured cards speaks of: where replaying the trick with the judge helps.
+CAPTURE_WORDS = ("captur", "Skull King", "Mermaid", "pirate", "14", "Loot")
+
+
+def about_captures(problem: Problem) -> bool:
+    """Whether `problem` is about who captured which card (the trick judge can settle it)."""
+    return any(word.lower() in problem.template.lower() for word in CAPTURE_WORDS)
+
+
 def tricks_missing(problem: Problem) -> int:
     """How many tricks a hand's results are short of, when that is what `problem` says; else 0."""
     if problem.template not in (TRICKS_SUM, TRICKS_SUM_WITH_LOST):

@@ -145,6 +145,7 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
         "requests": seen.open_requests if seen_by.is_host else (),
         "my_clashes": [say(p) for p in clashes_of(seen, record, seen_by)],
+        "judge_helps": any(rules.about_captures(p) for p in problems),
         "tricks_missing": max((rules.tricks_missing(p) for p in clashes_of(seen, record, seen_by)), default=0),
         "bonus_max": bonus_max(table),
         "form": form,
