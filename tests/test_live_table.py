@@ -100,7 +100,8 @@ def end_streams(app: Flask) -> None:
 
 
 HEAD = re.compile(r'<div id="hand".*?(?=<div id="card")', re.S)
-TABLE_AND_BOARD = re.compile(r'<div id="table".*?(?=<div id="live")', re.S)
+# (the page's two columns close after the board)
+TABLE_AND_BOARD = re.compile(r'<div id="table".*?(?=</div></div>\s*<div id="live")', re.S)
 
 
 def shared_part(page: str) -> str:
