@@ -65,7 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from . import assets, extensions, models, views  # noqa: F401  (models register their tables)
+    from . import assets, extensions, live, models, views  # noqa: F401  (models register their tables)
 
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
@@ -76,6 +76,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # Flask's documented way to add a middleware (mypy takes wsgi_app for a method).
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     extensions.init_app(app)
+    live.init_app(app)
     views.init_app(app)
     assets.init_app(app)
     return app

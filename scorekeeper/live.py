@@ -16,8 +16,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select
+from flask import Flask, current_app, has_app_context
+from sqlalchemy import delete, event, func, select
 
+from .extensions import db
 from .models import Event, utcnow
 
 # One cheap indexed query per tick and process, however many screens watch.
@@ -202,3 +204,47 @@ class Watcher:
             yield wait
         finally:
             self._leave(game_id)
+
+
+# --- the app's watcher, and the wake-up when a change commits ------------------------------
+
+
+def watcher_sessions(app: Flask):  # noqa: ANN201
+    """Sessions for the live watcher's thread, which runs outside any request."""
+    from sqlalchemy.orm import Session
+
+    def new_session() -> Session:
+        with app.app_context():
+            return Session(db.engine)
+
+    return new_session
+
+
+def listen_address(app: Flask) -> str | None:
+    """The database's address for LISTEN, on PostgreSQL; None elsewhere (the event log is polled)."""
+    with app.app_context():
+        url = db.engine.url
+    if url.get_backend_name() != "postgresql":
+        return None
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def wake_this_process(session) -> None:  # noqa: ANN001
+    """A change has committed: the streams of this process follow at once, without waiting for a poll."""
+    changes = session.info.pop(CHANGES, None)
+    if changes and has_app_context():
+        current_app.extensions["live_watcher"].wake(changes)
+
+
+def forget_changes(session) -> None:  # noqa: ANN001
+    """Nothing was stored, so there is nothing to announce."""
+    session.info.pop(CHANGES, None)
+
+
+def init_app(app: Flask) -> None:
+    """Give `app` its watcher, and wake this process's streams whenever a change commits,
+    in a request or not (the command line, a test)."""
+    app.extensions["live_watcher"] = Watcher(watcher_sessions(app), listen_address(app))
+    if not event.contains(db.session, "after_commit", wake_this_process):
+        event.listen(db.session, "after_commit", wake_this_process)
+        event.listen(db.session, "after_rollback", forget_changes)

@@ -5,15 +5,12 @@ One blueprint, `pages`, whatever module a view lives in, so every `url_for` stay
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, current_app, has_app_context, jsonify, request, url_for
+from flask import Blueprint, Flask, jsonify, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from sqlalchemy import event
 from werkzeug.exceptions import HTTPException, NotFound
 
 from .. import service
-from ..extensions import db
-from ..live import CHANGES, Watcher
 
 bp = Blueprint("pages", __name__)
 
@@ -48,44 +45,9 @@ def not_allowed(error: service.NotAllowed):
     return not_yours()
 
 
-def watcher_sessions(app: Flask):  # noqa: ANN201
-    """Sessions for the live watcher's thread, which runs outside any request."""
-    from sqlalchemy.orm import Session
-
-    def new_session() -> Session:
-        with app.app_context():
-            return Session(db.engine)
-
-    return new_session
-
-
-def listen_address(app: Flask) -> str | None:
-    """The database's address for LISTEN, on PostgreSQL; None elsewhere (the event log is polled)."""
-    with app.app_context():
-        url = db.engine.url
-    if url.get_backend_name() != "postgresql":
-        return None
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-@event.listens_for(db.session, "after_commit")
-def wake_this_process(session) -> None:  # noqa: ANN001
-    """A change has committed: the streams of this process follow at once, without waiting for a poll."""
-    changes = session.info.pop(CHANGES, None)
-    if changes and has_app_context():
-        current_app.extensions["live_watcher"].wake(changes)
-
-
-@event.listens_for(db.session, "after_rollback")
-def forget_changes(session) -> None:  # noqa: ANN001
-    """Nothing was stored, so there is nothing to announce."""
-    session.info.pop(CHANGES, None)
-
-
 def init_app(app: Flask) -> None:
     """Register the pages on `app`; every answer gets `Vary: HX-Request` and the protective headers."""
     app.register_blueprint(bp)
-    app.extensions["live_watcher"] = Watcher(watcher_sessions(app), listen_address(app))
     for code in (400, 404, 405, 413):
         app.register_error_handler(code, error_page)
     app.register_error_handler(service.NotFound, not_found)

@@ -18,8 +18,7 @@ from ..extensions import db
 from ..models import SKULL_KING, Game, utcnow
 from . import bp
 from .labels import say
-from .rendering import page, see_other
-from .scorepad import download
+from .rendering import download, page, see_other
 from .sessions import credentials, visitor
 
 # The start page lists at most this many games of this browser, newest first.

@@ -17,7 +17,7 @@ from .. import games, service, shelf
 from . import bp
 from .labels import say
 from .rendering import open_page, page, see_other
-from .sessions import credentials, follow_next_game, keep_host_token, visitor
+from .sessions import credentials, follow_next_game, keep_host_token, too_many_new_games, visitor
 
 
 def kind_named(name: str) -> Any:
@@ -31,8 +31,6 @@ def kind_named(name: str) -> Any:
 @bp.route("/games/new/<kind_name>", methods=["GET", "POST"])
 def new_match(kind_name: str):
     """The new-game form of another game on the shelf; a valid one starts it, run by this browser."""
-    from .start import too_many_new_games
-
     kind = kind_named(kind_name)
     title = gettext(kind.TITLE)
     after = request.values.get("after") or None

@@ -54,3 +54,11 @@ def refuse(message: str, status: int = 403) -> Response:
 def not_yours() -> Response:
     """Refuse a change that belongs to another phone or to the host."""
     return refuse(gettext("Only that player's own phone or the host can change this."))
+
+
+def download(body: str, mimetype: str, filename: str) -> Response:
+    """A file to save, which no browser may read as anything but its type."""
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, url_for
+from flask import url_for
 from flask_babel import gettext
 
 from .. import games, service
@@ -13,7 +13,7 @@ from ..pad import write_csv
 from . import bp
 from .labels import join_names
 from .matches import export, match_page, pad_text
-from .rendering import open_page, page, see_other
+from .rendering import download, open_page, page, see_other
 from .sessions import credentials, follow_next_game, keep_host_token, visitor
 from .table import load_state
 
@@ -79,14 +79,6 @@ def rematch(public_id: str):
     outcome = service.rematch(public_id, credentials(public_id))
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
-
-
-def download(body: str, mimetype: str, filename: str) -> Response:
-    """A file to save, which no browser may read as anything but its type."""
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    return response
 
 
 @bp.get("/games/<public_id>/pad.json")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import secrets
 
-from flask import request, session, url_for
+from flask import current_app, request, session, url_for
 
+from .. import service
 from ..access import Actor, Credentials, identify, seat_secret
 from ..games import AnyGame, load
 
@@ -22,6 +23,15 @@ def browser_id() -> str:
     if not isinstance(session.get("browser"), str):
         session["browser"] = secrets.token_urlsafe(12)
     return session["browser"]
+
+
+def too_many_new_games() -> bool:
+    """Count a new game or an import from this address; whether it is one too many this minute."""
+    try:
+        service.count_try({f"new {client_address()}": current_app.config["NEW_GAMES_PER_MINUTE"]})
+    except service.TooManyTries:
+        return True
+    return False
 
 
 def _remember(key: str, public_id: str, value: str | None) -> None:

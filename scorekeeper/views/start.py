@@ -14,25 +14,15 @@ from ..extensions import csrf
 from ..models import SKULL_KING
 from ..pad import PadError
 from . import bp
+from .crews import my_games
 from .labels import say
 from .rendering import open_page, page, see_other
-from .sessions import browser_id, client_address, credentials, keep_host_token
-
-
-def too_many_new_games() -> bool:
-    """Count a new game or an import from this address; whether it is one too many this minute."""
-    try:
-        service.count_try({f"new {client_address()}": current_app.config["NEW_GAMES_PER_MINUTE"]})
-    except service.TooManyTries:
-        return True
-    return False
+from .sessions import browser_id, client_address, credentials, keep_host_token, too_many_new_games
 
 
 @bp.get("/")
 def index():
     """The start page: begin a new game, join one, reopen one of this browser's, or bring one in from a pad file."""
-    from .crews import my_games
-
     listed, undoable = my_games()
     return page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
 
