@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from .standings import ranks
+
 SOURCE_NAME = "Skull King scorekeeper"
 # BoardGameGeek ids, where one could be confirmed (see the README); without one BG Stats matches by name.
 GAMES = {
@@ -27,12 +29,13 @@ def play(summary: Mapping[str, Any], public_id: str, started: datetime, finished
     totals = summary["totals"]
     minutes = max(1, round(((finished or started) - started).total_seconds() / 60))
     players = []
+    places = ranks(totals)
     for index, player in enumerate(summary["players"]):
         players.append({
             "name": player,
             "score": totals[index],
             "winner": player in summary["winners"],
-            "rank": 1 + sum(t > totals[index] for t in totals),
+            "rank": places[index],
             "startPlayer": index == start_player,
             "role": "",
             "sourcePlayerId": f"{public_id}-{index}",

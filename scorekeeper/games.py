@@ -22,6 +22,7 @@ from .extensions import WRITE_LOCK, db
 from .models import SKULL_KING, EntryRecord, Event, Game, HandRecord, Phase, Seat, SeatRequest, phase_at, utcnow
 from .pad import write_pad
 from .rules import Entry, Hand, Options, Problem, Table
+from .standings import Standing, leaderboard
 
 
 def table_of(game: AnyGame) -> Table:
@@ -571,17 +572,6 @@ class PadRow:
     cells: tuple[PadCell, ...]
 
 
-@dataclass(frozen=True)
-class Standing:
-    """A player's place on the leaderboard."""
-
-    rank: int
-    name: str
-    total: int
-    gap: int
-    provisional_total: int | None
-
-
 def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
     """The score pad: finished hands with points and running totals, then the hand in play.
 
@@ -630,14 +620,7 @@ def standings(game: AnyGame, rows: Iterable[PadRow] | None = None) -> list[Stand
     totals = [c.total or 0 for c in scored[-1].cells] if scored else [0] * len(table.players)
     in_play = [r for r in rows if r.phase == Phase.PLAYING]
     provisional = [c.total for c in in_play[-1].cells] if in_play else [None] * len(totals)
-    leader = max(totals)
-    order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
-    result: list[Standing] = []
-    for place, i in enumerate(order):
-        tied = place > 0 and totals[i] == totals[order[place - 1]]
-        rank = result[-1].rank if tied else place + 1
-        result.append(Standing(rank, table.players[i], totals[i], leader - totals[i], provisional[i]))
-    return result
+    return leaderboard(table.players, totals, provisional)
 
 
 @dataclass(frozen=True)

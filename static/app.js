@@ -281,16 +281,25 @@
       return;
     }
     refreshing = true;
-    var done = function () {
+    var settled = false;
+    var done = function (dropped) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(guard);
       refreshing = false;
-      if (behind) {
+      if (behind || dropped) {
         behind = false;
-        if (latest !== null) onChanged(latest);
+        // (Only on a page that follows the table: another page has nothing to catch up with.)
+        if (latest !== null && renderedVersion() !== null) onChanged(latest);
       }
     };
+    // A fetch that htmx drops (the player's own tap swapped the same area first) may never settle:
+    // never wait on it for good, or this screen would stop following the table.
+    var guard = setTimeout(function () { done(true); }, 4000);
     var live = document.getElementById("live");
     var url = live && live.dataset.page ? live.dataset.page : window.location.pathname;
-    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML", headers: { "X-Keep-Open": "1" } }).then(done, done);
+    var settle = function () { done(false); };
+    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML", headers: { "X-Keep-Open": "1" } }).then(settle, settle);
   }
 
   function onChanged(version) {
@@ -305,6 +314,8 @@
     if (source) source.close();
     source = null;
     sourceUrl = base;
+    // What the last stream announced says nothing of this page's game.
+    latest = null;
     if (!base || !window.EventSource) return;
     // Say what this screen shows, so the stream sends only what is newer.
     var url = base;

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...problems import N_, Problem, target_problems
+from ...standings import leaderboard
 from .. import Applied, NewMatch, Player
 from . import pad
 from .rules import (
@@ -120,16 +121,13 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
     now = standing(setup, coffins)
     rounds = [round_view(setup, number, coffin) for number, coffin in enumerate(coffins, start=1)]
     sets = [rounds[i:i + ROUNDS_PER_SET] for i in range(0, len(rounds), ROUNDS_PER_SET)]
-    leader = max(now.totals)
-    order = sorted((0, 1), key=lambda i: (-now.totals[i], i))
     names = setup.players
     return {
         "setup": setup, "rounds": rounds, "sets": sets, "bonuses": now.bonuses,
         "last": rounds[-1] if rounds else None,
         "round_number": len(coffins) + 1,
         "set_number": now.set_number, "round_in_set": now.rounds_in_set + 1,
-        "standings": [{"name": names[i], "total": now.totals[i], "gap": leader - now.totals[i],
-                       "rank": 1 + (now.totals[1 - i] > now.totals[i]), "provisional_total": None} for i in order],
+        "standings": leaderboard(names, now.totals),
         "champion": None if now.winner is None else names[now.winner],
         "ranks": RANKS, "suits": SUITS, "entry_order": ENTRY_ORDER,
         "can_enter": actor.is_host or actor.seat is not None,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...problems import N_, Problem
+from ...standings import leaderboard
 from .. import Applied, NewMatch, Player
 from . import pad
 from .rules import (
@@ -151,15 +152,12 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
         rows.append({"number": number, "winner": setup.side_name(result.winner), "left": result.left,
                      "points": points(result), "totals": list(running)})
     found = totals(setup, results)
-    leader = max(found, default=0)
-    order = sorted(range(len(setup.sides)), key=lambda side: (-found[side], side))
     winner = draft.get("winner") if draft else None
     champion = match_winner(setup, results)
     return {
         "setup": setup, "rows": rows,
         "sides": [setup.side_name(side) for side in range(len(setup.sides))],
-        "standings": [{"name": setup.side_name(side), "total": found[side], "gap": leader - found[side],
-                       "rank": 1 + sum(t > found[side] for t in found), "provisional_total": None} for side in order],
+        "standings": leaderboard([setup.side_name(side) for side in range(len(setup.sides))], found),
         "champion": None if champion is None else setup.side_name(champion),
         "game_number": len(results) + 1,
         "draft_winner": winner,
