@@ -55,9 +55,9 @@ def _digest(token: str | None) -> str | None:
 def _seat_holding(game: Any, credentials: Credentials) -> tuple[int, str] | None:
     """The seat whose secret this browser holds (the one it took, or the one the host let it in to), and that secret."""
     for token in (credentials.seat_token, credentials.asking_token):
-        digest = _digest(token)
-        if digest is None or token is None:
+        if not isinstance(token, str) or not token:
             continue
+        digest = token_hash(token)
         for seat in game.seats:
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
                 return seat.position, token

@@ -539,10 +539,11 @@ def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outc
 def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
     if not identify(game, credentials).is_host:
         raise _deny()
-    if not 0 <= position < len(game.seats):
+    seat = _seat_at(game, position)
+    if seat is None:
         db.session.rollback()
         raise NotFound(position)
-    return game.seats[position]
+    return seat
 
 
 def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
@@ -557,18 +558,20 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
 # --- bids -----------------------------------------------------------------------------
 
 
-def _secret_for(game: Game, actor: Actor, seat: int | None) -> int | None:
-    """The seat a secret (a bid, a load) is entered for: a phone's own, or for the host one without a phone."""
+def _entering_for(game: Game, actor: Actor, seat: int | None) -> int | None:
+    """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
+    without a phone; None for no such seat."""
     if actor.role == Role.VIEWER:
         raise _deny()
     if actor.role == Role.SEAT:
         if seat is not None and seat != actor.seat:
             raise _deny()
         return actor.seat
-    if seat is not None and 0 <= seat < len(game.seats) and game.seats[seat].token_hash is not None:
-        # The host enters secrets for players without a phone only: a phone's secret is its own.
+    target = _seat_at(game, seat)
+    if target is not None and target.token_hash is not None:
+        # The host enters for players without a phone only: a phone's bid, load or trick is its own.
         raise _deny()
-    return seat if seat is not None and 0 <= seat < len(game.seats) else None
+    return target.position if target is not None else None
 
 
 def _count_when_all_in(record: HandRecord, all_in: bool, waiting: Phase, counting: Phase,
@@ -591,7 +594,7 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
     game = _locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
-    seat = _secret_for(game, actor, seat)
+    seat = _entering_for(game, actor, seat)
     if not record.phase.is_secret:
         return _refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
     if seat is None:
@@ -623,7 +626,7 @@ def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int
     game = _locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
-    seat = _secret_for(game, actor, seat)
+    seat = _entering_for(game, actor, seat)
     if not record.cannons:
         return _refuse(game, Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
                                         "option."), hand=number))
@@ -818,11 +821,7 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
         return _refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
     seat = (lead + judgement.winner) % count
-    if actor.role == Role.SEAT and actor.seat != seat:
-        raise _deny()
-    if actor.is_host and game.seats[seat].token_hash is not None:
-        # The winner's own phone claims it: the host enters only for players without one.
-        raise _deny()
+    _entering_for(game, actor, seat)
     current = _played_hand(game, record)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)

@@ -26,6 +26,7 @@ WHITE_WHALE = "white whale"
 MODERN_PIRATES = ("rosie", "bendt", "rascal", "juanita", "harry")
 # Cards that may be played as a Pirate or as an Escape, said when played.
 EITHER = {"classic": "scary mary", "doubloons": "scary mary", "modern": "tigress"}
+EITHER_WAY = frozenset(EITHER.values())
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Card:
         """The card as a trick is written down."""
         if self.kind == SUIT:
             return f"{self.suit} {self.number}"
-        if self.name in ("scary mary", "tigress"):
+        if self.name in EITHER_WAY:
             return f"{self.name} as {self.kind}"
         return self.name or self.kind
 
@@ -127,17 +128,20 @@ def check_trick(ruleset: str, cards: Sequence[Card]) -> None:
         raise TrickError(Problem(N_("A trick has at most %(most)d cards, one per player."), {"most": MOST_CARDS}))
     seen: dict[str, int] = {}
     for card in cards:
-        key = card.written() if card.kind == SUIT or card.name in MODERN_PIRATES else (
-            card.name if card.name in ("scary mary", "tigress") else card.kind)
+        # A suit card and a named pirate are one of a kind; Scary Mary and Tigress are one card whichever
+        # way played; the other specials (a pirate with no name too) come as many as the pack holds.
+        if card.kind == SUIT or card.name in MODERN_PIRATES:
+            key, limit = card.written(), 1
+        elif card.name in EITHER_WAY:
+            key, limit = card.name, 1
+        else:
+            key, limit = card.kind, deck.specials.get(card.kind, 1)
         seen[key] = seen.get(key, 0) + 1
-        limit = 1 if card.kind == SUIT or card.name in MODERN_PIRATES else deck.specials.get(key, 1)
-        if card.kind == PIRATE and not card.name:
-            # Unnamed pirates share the pack's pirates with the named ones.
-            limit = deck.specials[PIRATE]
         if seen[key] > limit:
             raise TrickError(Problem(N_("The pack holds only %(count)d × %(card)s."),
                                      {"count": limit, "card": key}))
-    pirates = sum(c.kind == PIRATE and c.name not in ("scary mary", "tigress") for c in cards)
+    # Named and unnamed pirates share the pack's pirates.
+    pirates = sum(c.kind == PIRATE and c.name not in EITHER_WAY for c in cards)
     if pirates > deck.specials[PIRATE]:
         raise TrickError(Problem(N_("The pack holds only %(count)d × %(card)s."),
                                  {"count": deck.specials[PIRATE], "card": PIRATE}))

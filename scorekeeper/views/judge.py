@@ -14,6 +14,7 @@ from flask_babel import gettext
 
 from .. import forms, games, rules, service, tricks
 from ..models import SKULL_KING, Phase
+from ..problems import Problem
 from . import bp
 from .labels import card_label, say, suit_label
 from .rendering import page, see_other
@@ -80,18 +81,20 @@ def judge_trick(public_id: str):
     judgement = tricks.judge(table.ruleset, cards, count) if cards else None
     seat_of = [table.players[(lead_seat + i) % count] for i in range(count)]
     me = visitor(game)
-    winner_seat = None
-    if judgement is not None and judgement.winner is not None and len(cards) == count:
-        winner_seat = (lead_seat + judgement.winner) % count
+    complete = len(cards) == count
+    winner_seat = next_leader = None
+    if judgement is not None and complete:
+        if judgement.winner is not None:
+            winner_seat = (lead_seat + judgement.winner) % count
+        if judgement.next_leader is not None:
+            next_leader = (lead_seat + judgement.next_leader) % count
+    # The button only where `service.claim_trick` takes the claim: the winner's phone, or the host for a phoneless one.
     may_claim = winner_seat is not None and (
         me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
-    next_leader = None
-    if judgement is not None and judgement.next_leader is not None and len(cards) == count:
-        next_leader = (lead_seat + judgement.next_leader) % count
     return page(
         "trick.html", title=gettext("Who wins this trick?"), game=game, record=record, table=table,
         visitor=me, problems=problems, cards=cards, players=seat_of, judgement=judgement,
-        complete=len(cards) == count, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
+        complete=complete, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
         next_leader=next_leader, written=", ".join(c.written() for c in cards), suit=suit,
         suits=[Choice(suit_label(s), f"suit-{s}", link(cards, suit=s), s == suit) for s in deck.suits],
         numbers=[choice(tricks.Card(tricks.SUIT, suit, n), f"suit-{suit}") for n in range(deck.low, deck.high + 1)]
@@ -102,10 +105,15 @@ def judge_trick(public_id: str):
         next_trick=url_for("pages.judge_trick", public_id=public_id, lead=next_leader)
         if next_leader is not None else None,
         off_suit=[(seat_of[i], card_label(cards[i])) for i in judgement.off_suit] if judgement else [],
-        reason=say(replace(judgement.reason, params={**judgement.reason.params, "suit": suit_label(
-            str(judgement.reason.params["suit"]))}) if "suit" in judgement.reason.params else judgement.reason)
-        if judgement else "",
+        reason=reason_in_words(judgement.reason) if judgement else "",
     )
+
+
+def reason_in_words(reason: Problem) -> str:
+    """Why a card wins, in the reader's language, the suit it names too."""
+    if "suit" in reason.params:
+        reason = replace(reason, params={**reason.params, "suit": suit_label(str(reason.params["suit"]))})
+    return say(reason)
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/trick")

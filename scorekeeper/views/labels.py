@@ -96,7 +96,7 @@ def card_label(card: tricks.Card) -> str:
         tricks.WHITE_WHALE: gettext("White Whale"), "flag": gettext("Flag"), "scary mary": gettext("Scary Mary"),
         "tigress": gettext("Tigress"),
     }
-    if card.name in ("scary mary", "tigress"):
+    if card.name in tricks.EITHER_WAY:
         played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
         return played % {"card": names[card.name]}
     # A modern pirate's own name matters for its ability, not for who wins: the judge says "Pirate".

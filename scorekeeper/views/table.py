@@ -132,6 +132,7 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
     hand = games.hand_of(seen, record, shown_to=seen_by.seat)
     if typed is not None and seen_by.seat is not None:
         hand = replace(hand, entries=tuple(typed if i == seen_by.seat else e for i, e in enumerate(hand.entries)))
+    mine = clashes_of(seen, record, seen_by)
     context: dict[str, Any] = {
         "visitor": seen_by,
         "game": seen,
@@ -144,9 +145,9 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
         "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
         "requests": seen.open_requests if seen_by.is_host else (),
-        "my_clashes": [say(p) for p in clashes_of(seen, record, seen_by)],
+        "my_clashes": [say(p) for p in mine],
         "judge_helps": any(rules.about_captures(p) for p in problems),
-        "tricks_missing": max((rules.tricks_missing(p) for p in clashes_of(seen, record, seen_by)), default=0),
+        "tricks_missing": max((rules.tricks_missing(p) for p in mine), default=0),
         "bonus_max": bonus_max(table),
         "form": form,
     }
