@@ -34,7 +34,7 @@ def test_two_games_with_a_rematch_then_the_crew_page(browser, live_server: str) 
     expect(host.get_by_role("heading", name="Ben wins!")).to_be_visible()
     host.get_by_role("link", name="Our games and statistics").click()
     expect(host.get_by_role("heading", name="Our games")).to_be_visible()
-    expect(host.get_by_text("2 games")).to_be_visible()
+    expect(host.locator("#main").get_by_text("2 games")).to_be_visible()
     expect(host.locator(".game-list li")).to_have_count(2)
     expect(host.locator(".crew-stats tbody tr")).to_have_count(2)
     for chart in ("Totals over the games", "Running totals"):

@@ -114,7 +114,7 @@ def test_a_whole_classic_game_for_four(browser, live_server: str) -> None:  # no
             enter_results(page, plan)
         page.get_by_role("button", name="Score the hand").click()
 
-    expect(page.get_by_text("The game is over")).to_be_visible()
+    expect(page.locator("#main").get_by_text("The game is over")).to_be_visible()
 
     # Hand 3 was really Ben 0 and Cara 1... the table corrects it afterwards.
     plans[2]["Ben"]["tricks"], plans[2]["Cara"]["tricks"] = plans[2]["Cara"]["tricks"], plans[2]["Ben"]["tricks"]
@@ -124,7 +124,7 @@ def test_a_whole_classic_game_for_four(browser, live_server: str) -> None:  # no
     for seat, player in enumerate(PLAYERS):
         page.fill(f"#tricks-{seat}", str(plans[2][player]["tricks"]))
     page.get_by_role("button", name="Save the correction").click()
-    expect(page.get_by_text("corrected")).to_be_visible()
+    expect(page.locator("#main").get_by_text("corrected")).to_be_visible()
 
     totals = expected_totals(plans)
     page.goto(game_url + "/end")

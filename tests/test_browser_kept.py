@@ -41,13 +41,13 @@ def test_a_refused_wager_stays_and_is_saved_with_done(browser, live_server: str)
     dan.locator("details.more summary").click()
     dan.locator("input[name='wager-1'][value='10']").check()
     dan.get_by_role("button", name="Done").click()
-    expect(dan.get_by_text("won no tricks, so cannot have won the Rascal of Roatán", exact=False)).to_be_visible()
+    expect(dan.locator("#main").get_by_text("won no tricks, so cannot have won the Rascal of Roatán", exact=False)).to_be_visible()
     expect(dan.locator("input[name='wager-1'][value='10']")).to_be_checked()
     screenshot(dan, "72-refused-wager-kept-390")
     # He fixes his tricks and taps Done: the wager he chose is saved with it.
     dan.locator("label", has=dan.locator("input[name='tricks-1'][value='1']")).click()
     dan.get_by_role("button", name="Done").click()
-    expect(dan.get_by_text("Your result is in: 1 trick.")).to_be_visible()
+    expect(dan.locator("#main").get_by_text("Your result is in: 1 trick.")).to_be_visible()
     dan.get_by_role("button", name="Change it").click()
     expect(dan.locator("input[name='wager-1'][value='10']")).to_be_checked()
 
@@ -63,8 +63,8 @@ def test_tricks_short_offer_one_more_and_one_tap_closes_the_hand(browser, live_s
         page.get_by_role("button", name="Done").click()
     # 1 + 1 of 3: not a quarrel, a trick missing; each phone says so and offers one more right there.
     for page in phones.values():
-        expect(page.get_by_text("1 trick is missing: the tricks won add up to less than the cards dealt.")).to_be_visible()
-        expect(page.get_by_text("clashes")).to_have_count(0)
+        expect(page.locator("#main").get_by_text("1 trick is missing: the tricks won add up to less than the cards dealt.")).to_be_visible()
+        expect(page.locator("#main").get_by_text("clashes")).to_have_count(0)
     screenshot(phones["Anne"], "73-a-trick-missing-390")
     phones["Ben"].get_by_role("button", name="One more trick nobody won").click()
     for page in (host, *phones.values()):

@@ -34,7 +34,7 @@ def test_a_kraken_hand_is_closed_from_the_phones(browser, live_server: str) -> N
     # One card each, and the Kraken took the only trick: Ben and Cara made their zero bids.
     for name in ("Ben", "Cara"):
         phones[name].get_by_role("button", name="Done").click()
-        expect(phones[name].get_by_text("Your result is in")).to_be_visible()
+        expect(phones[name].locator("#main").get_by_text("Your result is in")).to_be_visible()
     anne = phones["Anne"]
     anne.locator(".lost-buttons").get_by_role("button", name="One more").click()
     # The count is the table's: every screen shows it.

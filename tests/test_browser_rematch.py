@@ -34,10 +34,10 @@ def test_every_phone_follows_the_host_into_the_rematch(browser, live_server: str
     expect(host.get_by_role("heading", name="Hand 1 of 2")).to_be_visible()
     # Each phone moves on by itself to its own seat in the new game.
     for name, page in phones.items():
-        expect(page.get_by_text(f"You are {name}")).to_be_visible()
+        expect(page.locator("#main").get_by_text(f"You are {name}")).to_be_visible()
         expect(page.get_by_role("heading", name="Hand 1 of 2")).to_be_visible()
         assert page.url == host.url
     phones["Ben"].locator(".numpad.mine button[value='0']").click()
-    expect(phones["Ben"].get_by_text("Your bid is 0.")).to_be_visible()
+    expect(phones["Ben"].locator("#main").get_by_text("Your bid is 0.")).to_be_visible()
     expect(host.locator("#bidders li.ready")).to_have_count(1)
     screenshot(phones["Anne"], "53-rematch-followed-390")

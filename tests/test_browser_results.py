@@ -98,7 +98,7 @@ def test_one_bonus_among_several_and_the_rare_cases_behind_one_more(browser, liv
     # The rare abilities open with one tap, and stay open for the next hands.
     ben = phones["Ben"]
     ben.locator("#more-1 summary").click()
-    expect(ben.get_by_text("Rascal of Roatán wager")).to_be_visible()
+    expect(ben.locator("#main").get_by_text("Rascal of Roatán wager")).to_be_visible()
     ben.get_by_role("button", name="Done").click()
     phones["Cara"].get_by_role("button", name="Done").click()
     for page in (host, *phones.values()):
@@ -121,7 +121,7 @@ def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> N
     anne, ben, cara = phones["Anne"], phones["Ben"], phones["Cara"]
     anne.locator(".count-face", has_text="Pirates taken by the Skull King").locator(".face-add").click()
     anne.get_by_role("button", name="Done").click()
-    expect(anne.get_by_text("Your result is in")).to_be_visible()
+    expect(anne.locator("#main").get_by_text("Your result is in")).to_be_visible()
     ben.get_by_role("checkbox", name="Mermaid took the Skull King").check()
     ben.get_by_role("button", name="Done").click()
     claim = "Anne and Ben both claim the Skull King"
@@ -129,7 +129,7 @@ def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> N
     for page in (anne, ben):
         expect(page.locator("#card")).to_contain_text("Your result clashes with another player's")
         expect(page.locator("#card")).to_contain_text(claim)
-        expect(page.get_by_text("Your result is in")).to_have_count(0)
+        expect(page.locator("#main").get_by_text("Your result is in")).to_have_count(0)
         expect(page.get_by_role("button", name="Done")).to_be_visible()
     screenshot(ben, "33-refused-concerned-390")
     # The refused card at 320 px, in every language, scrolls no sideways.
@@ -143,7 +143,7 @@ def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> N
         ben.set_viewport_size(PHONE)
     # Cara's own result is not touched; she sees who is fixing what.
     cara.get_by_role("button", name="Done").click()
-    expect(cara.get_by_text("Your result is in")).to_be_visible()
+    expect(cara.locator("#main").get_by_text("Your result is in")).to_be_visible()
     expect(cara.locator("#table")).to_contain_text("Anne and Ben are checking their results")
     expect(cara.locator("#table")).to_contain_text(claim)
     expect(cara.locator("#card")).not_to_contain_text(claim)

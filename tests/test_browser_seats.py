@@ -25,7 +25,7 @@ def test_a_lost_phone_rejoins_its_seat(browser, live_server: str) -> None:  # no
     page.goto(game + "/join")
     page.get_by_role("button", name="Anne", exact=True).click()
     page.locator(".numpad.mine button[value='1']").click()
-    expect(page.get_by_text("Your bid is 1.")).to_be_visible()
+    expect(page.locator("#main").get_by_text("Your bid is 1.")).to_be_visible()
     lost.close()  # the battery is flat
 
     new = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
@@ -39,7 +39,7 @@ def test_a_lost_phone_rejoins_its_seat(browser, live_server: str) -> None:  # no
     screenshot(host, "36-host-lets-a-phone-in-390")
     host.get_by_role("button", name=f"Let in the phone showing {code}").click()
     # The new phone moves on by itself; Anne bids again there (her old bid was the old phone's).
-    expect(new.get_by_text("You are Anne")).to_be_visible()
+    expect(new.locator("#main").get_by_text("You are Anne")).to_be_visible()
     assert new.url == game
     new.locator(".numpad.mine button[value='1']").click()
     host.locator("#bidder-1 summary").click()

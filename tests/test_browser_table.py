@@ -52,13 +52,13 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
         if name == "Anne":
             screenshot(page, "10-join")
         page.get_by_role("button", name=name, exact=True).click()
-        expect(page.get_by_text(f"You are {name}")).to_be_visible()
+        expect(page.locator("#main").get_by_text(f"You are {name}")).to_be_visible()
         phones[name], contexts[name] = page, context
 
     # Everyone but Dan bids; each phone sees only fists for the others.
     for name in ("Anne", "Ben", "Cara"):
         phones[name].locator(f".numpad.mine button[value='{BIDS[name]}']").click()
-        expect(phones[name].get_by_text(f"Your bid is {BIDS[name]}.")).to_be_visible()
+        expect(phones[name].locator("#main").get_by_text(f"Your bid is {BIDS[name]}.")).to_be_visible()
     expect(phones["Dan"].locator(".status-list li.ready")).to_have_count(3)
     expect(host.locator(".status-list li.ready")).to_have_count(3)
     screenshot(phones["Dan"], "11-waiting-for-bids")
@@ -100,7 +100,7 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
     expect(anne.locator(".status-list li", has_text="Anne")).to_contain_text("1 so far")
     # A phone reloaded mid-hand keeps its seat and what it entered.
     anne.reload()
-    expect(anne.get_by_text("You are Anne")).to_be_visible()
+    expect(anne.locator("#main").get_by_text("You are Anne")).to_be_visible()
     expect(anne.locator("#tricks-0-1")).to_be_checked()
     anne.locator(".tricks-pad label:has(input[value='2'])").click()
     screenshot(anne, "14-phone-result")
@@ -140,7 +140,7 @@ def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, li
         page.goto(game + "/join")
         page.get_by_role("button", name=name, exact=True).click()
         page.locator(".numpad.mine button[value='0']").click()
-        expect(page.get_by_text("Your bid is 0.")).to_be_visible()
+        expect(page.locator("#main").get_by_text("Your bid is 0.")).to_be_visible()
         phones[name] = page
     host.locator("#bidder-2 summary").click()
     host.locator("#bidder-2 .numpad button[value='1']").click()
