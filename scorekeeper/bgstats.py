@@ -14,22 +14,21 @@ from typing import Any
 from .standings import ranks
 
 SOURCE_NAME = "Skull King scorekeeper"
-# BoardGameGeek ids, where one could be confirmed (see the README); without one BG Stats matches by name.
-GAMES = {
-    "skull-king": ("Skull King", 150145),
-    "skip-bo": ("Skip-Bo", None),
-    "dracula": ("Dracula", None),
-}
 
 
 def play(summary: Mapping[str, Any], public_id: str, started: datetime, finished: datetime | None,
-         start_player: int = 0) -> dict[str, Any]:
-    """The play of a finished game: who played, their scores and ranks, who won, when and how long."""
-    name, bgg_id = GAMES[summary["kind"]]
+         game_name: tuple[str, int | None], start_player: int = 0) -> dict[str, Any]:
+    """The play of a finished game: who played, their scores and ranks, who won, when and how long.
+
+    `game_name`: the game's name and BoardGameGeek id as its kind gives them (without an id,
+    BG Stats matches the game by name).
+    """
+    name, bgg_id = game_name
     totals = summary["totals"]
+    lowest_wins = bool(summary.get("lowest_wins"))
     minutes = max(1, round(((finished or started) - started).total_seconds() / 60))
     players = []
-    places = ranks(totals)
+    places = ranks(totals, lowest_wins)
     for index, player in enumerate(summary["players"]):
         players.append({
             "name": player,
@@ -40,7 +39,8 @@ def play(summary: Mapping[str, Any], public_id: str, started: datetime, finished
             "role": "",
             "sourcePlayerId": f"{public_id}-{index}",
         })
-    game: dict[str, Any] = {"name": name, "highestWins": True, "noPoints": False, "sourceGameId": summary["kind"]}
+    game: dict[str, Any] = {"name": name, "highestWins": not lowest_wins, "noPoints": False,
+                            "sourceGameId": summary.get("group", summary["kind"])}
     if bgg_id is not None:
         game["bggId"] = bgg_id
     return {

@@ -655,6 +655,10 @@ def summaries(game: AnyGame) -> list[PlayerSummary]:
     return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
 
 
+# Skull King as BG Stats knows it: its BoardGameGeek id (see the README).
+BG_STATS_GAME = ("Skull King", 150145)
+
+
 def summary_of(game: Game) -> dict[str, Any] | None:
     """What a finished game leaves for its crew's statistics; None while it is played."""
     if game.finished_at is None:

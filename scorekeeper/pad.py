@@ -11,7 +11,7 @@ import io
 import json
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -524,6 +524,19 @@ def inert_cell(value: object) -> object:
     if value.startswith(FORMULA_STARTS) or unicodedata.normalize("NFKC", head[:1]).startswith(FORMULA_STARTS):
         return "'" + value
     return value
+
+
+def write_rounds_csv(players: Sequence[str], per_round: Sequence[Sequence[int]]) -> str:
+    """The pad of any game as CSV: one row per round (game, hand) and player, with points and running total."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "player", "points", "total"])
+    totals = [0] * len(players)
+    for number, points in enumerate(per_round, start=1):
+        for index, player in enumerate(players):
+            totals[index] += points[index]
+            writer.writerow([number, inert_cell(player), points[index], totals[index]])
+    return out.getvalue()
 
 
 def write_csv(doc: Mapping[str, Any]) -> str:

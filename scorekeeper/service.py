@@ -305,7 +305,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
         game.plays.append(open_play)
     open_play.data = entries
     open_play.closed = applied.closed is not None
-    if open_play.closed and kind.finished(setup, closed + [entries]):
+    if applied.closed is not None and kind.finished(setup, [*closed, applied.closed]):
         game.finished_at = utcnow()
     return _commit(game, "play", open_play.number)
 

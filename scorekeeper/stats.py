@@ -52,18 +52,28 @@ class PlayerStats:
         return self.bonus / self.games if self.games else 0.0
 
 
+def group_of(summary: Mapping[str, Any]) -> str:
+    """Which statistics a game counts in: its kind's, or (a free pad) its game's."""
+    return str(summary.get("group", summary["kind"]))
+
+
 def statistics(summaries: Sequence[Mapping[str, Any]]) -> dict[str, list[PlayerStats]]:
-    """Per game kind, each player's record over the summaries (in the crew's order), best average first."""
+    """Per game, each player's record over the summaries (in the crew's order), best average first
+    (the lowest, in a game the lowest total wins)."""
     found: dict[str, dict[str, PlayerStats]] = {}
+    lowest: dict[str, bool] = {}
     for place, summary in enumerate(summaries, start=1):
-        players = found.setdefault(summary["kind"], {})
+        group = group_of(summary)
+        lowest[group] = bool(summary.get("lowest_wins"))
+        players = found.setdefault(group, {})
         for index, name in enumerate(summary["players"]):
             stats = players.setdefault(name, PlayerStats(name))
             total = summary["totals"][index]
             stats.games += 1
             stats.wins += name in summary["winners"]
             stats.total += total
-            stats.best = total if stats.best is None else max(stats.best, total)
+            better = min if lowest[group] else max
+            stats.best = total if stats.best is None else better(stats.best, total)
             stats.totals.append((place, total))
             if "bids_made" in summary:
                 stats.hands += len(summary["per_hand"])
@@ -71,7 +81,8 @@ def statistics(summaries: Sequence[Mapping[str, Any]]) -> dict[str, list[PlayerS
                 stats.zero_bids += summary["zero_bids"][index]
                 stats.zero_bids_made += summary["zero_bids_made"][index]
                 stats.bonus += summary["bonus"][index]
-    return {kind: sorted(players.values(), key=lambda s: (-s.average, s.name)) for kind, players in found.items()}
+    return {group: sorted(players.values(), key=lambda s: (s.average if lowest[group] else -s.average, s.name))
+            for group, players in found.items()}
 
 
 @dataclass(frozen=True)

@@ -119,8 +119,10 @@ def test_skull_king_pages_of_another_game_lead_to_its_screen(client: FlaskClient
     for path in ("/pad", "/screen"):
         response = client.get(url + path)
         assert response.status_code == 303 and response.headers["Location"].endswith(url)
-    for path in ("/pad.csv", "/hands/1"):
-        assert client.get(url + path).status_code == 404
+    assert client.get(url + "/hands/1").status_code == 404
+    # Its CSV is the pad of any game: a row per round and player.
+    csv_text = client.get(url + "/pad.csv").get_data(as_text=True)
+    assert csv_text.splitlines() == ["round,player,points,total"]
     assert client.post(url + "/rematch").status_code == 404
     assert client.get("/games/new/uno").status_code == 404
 

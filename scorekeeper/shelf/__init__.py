@@ -4,14 +4,16 @@ A game here is a package (`skipbo`, `dracula`) with `rules.py` (plain values in 
 `pad.py` (its pad file, read strictly and written with points) and `kind.py` (what the
 table machinery needs of it: how a match is set up, stored, shown and changed), plus its
 templates in `templates/<name>/`. Adding a game is adding such a package and naming it in
-`kinds()`; new game, join, seats, the live table, pad export and import, `scorekeeper
-score` and languages come from the table.
+`kinds()`; new game, join, seats, the live table, pad export and import, CSV, crews and
+their statistics, BG Stats, `scorekeeper score` and languages come from the table. What a
+kind must bring is the `Kind` protocol below; mypy checks each registered module against it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..problems import Problem
 
@@ -47,20 +49,53 @@ class NewMatch:
     names: list[str] = field(default_factory=list)
 
 
-def kinds() -> dict[str, Any]:
+class Kind(Protocol):
+    """What a game on the shelf brings to the table: its names, its setup, its plays and its screen.
+
+    A kind's setup is its own value (plain, frozen); its plays are plain dicts as stored, the
+    closed ones in order plus the open one's `draft`. The table stores, locks, versions and
+    pushes them; the kind alone knows what they mean.
+    """
+
+    NAME: str  # in addresses and the database
+    FORMAT: str  # the pad file's `format`
+    TITLE: str  # its name for people, marked for translation
+    TEMPLATE: str  # its one screen
+    NEW_TEMPLATE: str  # its new-game form
+
+    def setup_from_form(self, form: Any) -> NewMatch: ...
+    def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
+    def stored(self, setup: Any) -> tuple[list[str], dict[str, Any]]: ...
+    def from_stored(self, players: list[str], options: Mapping[str, Any]) -> Any: ...
+    def label(self, options: Mapping[str, Any]) -> str: ...
+    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[Any, list[dict[str, Any]]]: ...
+    def write_pad(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def finished(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> bool: ...
+    def parse_change(self, form: Any) -> dict[str, Any] | None: ...
+    def apply(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+              change: Mapping[str, Any]) -> Applied: ...
+    def context(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+                actor: Player) -> dict[str, Any]: ...
+    def summary(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def bg_stats_game(self, setup: Any) -> tuple[str, int | None]: ...
+
+
+def kinds() -> dict[str, Kind]:
     """The games on the shelf by name, each its `kind` module."""
     from .dracula import kind as dracula
+    from .freepad import kind as freepad
     from .skipbo import kind as skipbo
 
-    return {skipbo.NAME: skipbo, dracula.NAME: dracula}
+    found: list[Kind] = [skipbo, dracula, freepad]
+    return {kind.NAME: kind for kind in found}
 
 
-def by_format(format_name: object) -> Any | None:
+def by_format(format_name: object) -> Kind | None:
     """The game whose pad file has this `format`, if one on the shelf has."""
     return next((kind for kind in kinds().values() if kind.FORMAT == format_name), None)
 
 
-def read_any(text: str | bytes, check: bool = True) -> tuple[Any | None, Any]:
+def read_any(text: str | bytes, check: bool = True) -> tuple[Kind | None, Any]:
     """A pad file of any game, told apart by its `format`: (None, Skull King's `Pad`) or (the
     shelf game, (its setup, its plays)). PadError with every problem."""
     from ..pad import FORMAT, PadError, read_json, read_pad, shown
@@ -69,7 +104,7 @@ def read_any(text: str | bytes, check: bool = True) -> tuple[Any | None, Any]:
     doc = read_json(text)
     found = doc.get("format") if isinstance(doc, dict) else None
     kind = by_format(found)
-    if kind is not None:
+    if kind is not None and isinstance(doc, dict):
         return kind, kind.read_pad(doc, check)
     if isinstance(doc, dict) and found not in (FORMAT, None):
         formats = ", ".join([FORMAT, *(k.FORMAT for k in kinds().values())])
@@ -94,7 +129,7 @@ class Stored:
     """A stored game of the shelf as its kind reads it: the kind, its setup, the entries of its
     closed plays in order, and its open play (the record, still being entered), if any."""
 
-    kind: Any
+    kind: Kind
     setup: Any
     closed: list[dict[str, Any]]
     open_play: Any = None

@@ -12,12 +12,12 @@ from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .. import bgstats, games, service, stats
+from .. import bgstats, games, service, shelf, stats
 from ..access import Role
 from ..extensions import db
-from ..models import SKULL_KING, Game, utcnow
+from ..models import Game, utcnow
 from . import bp
-from .labels import say
+from .labels import game_label, say
 from .rendering import download, page, see_other
 from .sessions import credentials, visitor
 
@@ -77,7 +77,7 @@ def crew(crew: str):
     if not games.PUBLIC_ID.fullmatch(crew) or not may_see_crew(crew):
         abort(404)
     rows = db.session.execute(select(Game.public_id, Game.kind, Game.ruleset, Game.created_at, Game.finished_at,
-                                     Game.summary).where(Game.crew == crew, Game.deleted_at.is_(None))
+                                     Game.summary, Game.options).where(Game.crew == crew, Game.deleted_at.is_(None))
                               .order_by(Game.created_at, Game.id)).all()
     if not rows:
         abort(404)
@@ -88,7 +88,7 @@ def crew(crew: str):
     styles = stats.player_styles(summaries)
     charts = {}
     for kind, players in by_kind.items():
-        latest = [place for place, s in enumerate(summaries, start=1) if s["kind"] == kind][-CHARTED_GAMES:]
+        latest = [place for place, s in enumerate(summaries, start=1) if stats.group_of(s) == kind][-CHARTED_GAMES:]
         first = latest[0] if latest else 0
         charts[kind] = stats.chart({p.name: [(x, y) for x, y in p.totals if x >= first] for p in players},
                                    gettext("games"), styles=styles)
@@ -96,9 +96,11 @@ def crew(crew: str):
     shown = next((r for r in finished if r.public_id == chosen), finished[-1] if finished else None)
     hand_chart = (stats.chart(stats.running(shown.summary["per_hand"], shown.summary["players"]), gettext("hands"),
                               styles=styles) if shown else None)
+    # Each game's statistics are headed by its name: the kind's, or a free pad's game as typed.
+    headings = {stats.group_of(r.summary): game_label(r) for r in finished}
     hosted = set(session.get("hosting", {}))
     return page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
-                by_kind=by_kind, charts=charts, shown=shown, hand_chart=hand_chart,
+                by_kind=by_kind, headings=headings, charts=charts, shown=shown, hand_chart=hand_chart,
                 share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)
                 if any(r.public_id in hosted for r in rows) else None)
 
@@ -125,8 +127,14 @@ def bgsplay(public_id: str):
     game = games.find_game(public_id)
     if game is None or game.summary is None:
         abort(404)
-    # Who led the first trick (left of the first dealer) started; the other games start with the first seat.
-    start = (game.first_dealer + 1) % len(game.seats) if game.kind == SKULL_KING else 0
-    play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at, start)
+    found = shelf.stored(game)
+    if found is not None:
+        # The other games start with the first seat.
+        play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at,
+                            found.kind.bg_stats_game(found.setup))
+    else:
+        # Who led the first trick (left of the first dealer) started.
+        play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at, games.BG_STATS_GAME,
+                            (game.first_dealer + 1) % len(game.seats))
     return download(json.dumps(play, indent=2, ensure_ascii=False), "application/json",
                     f"{game.kind}-{public_id[:8]}.bgsplay")

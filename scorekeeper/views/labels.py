@@ -10,7 +10,7 @@ from babel.lists import format_list
 from flask import Flask
 from flask_babel import get_locale, gettext
 
-from .. import rules, tricks
+from .. import rules, shelf, tricks
 from ..forms import CAPTURE_TOGGLES, MAX_SEATS
 from ..models import Phase
 from ..rules import Problem
@@ -104,12 +104,11 @@ def card_label(card: tricks.Card) -> str:
 
 
 def game_label(game: Any) -> str:
-    """A game's name in a list: its rules, or the name of the other game on the shelf."""
-    if game.kind == "skull-king":
+    """A game's name in a list: its rules, or the name its kind gives it (a free pad's: the game typed)."""
+    kind = shelf.kinds().get(game.kind)
+    if kind is None:
         return ruleset_name(game.ruleset)
-    from .. import shelf
-
-    return gettext(shelf.kinds()[game.kind].TITLE)
+    return kind.label(game.options or {})
 
 
 def ruleset_name(ruleset: str) -> str:
@@ -165,6 +164,7 @@ def init_app(app: Flask) -> None:
         language_names=LANGUAGE_NAMES,
         join_names=join_names,
         game_label=game_label,
+        shelf_kinds=lambda: list(shelf.kinds().values()),
         Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,

@@ -20,7 +20,7 @@ from .rendering import open_page, page, see_other
 from .sessions import credentials, follow_next_game, keep_host_token, too_many_new_games, visitor
 
 
-def kind_named(name: str) -> Any:
+def kind_named(name: str) -> shelf.Kind:
     """The game of the shelf called `name`, or a 404."""
     kind = shelf.kinds().get(name)
     if kind is None:
@@ -49,16 +49,12 @@ def new_match(kind_name: str):
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
-def players_of(kind: Any, public_id: str | None) -> MultiDict | None:
+def players_of(kind: shelf.Kind, public_id: str | None) -> MultiDict | None:
     """The new-game form filled in with an earlier game's players, for "New game with these players"."""
     game = games.find_game(public_id) if public_id else None
     if game is None or game.kind != kind.NAME:
         return None
-    players, options = [s.name for s in game.seats], game.options
-    numbers = [(key, str(value)) for key, value in options.items()
-               if isinstance(value, int) and not isinstance(value, bool)]
-    return MultiDict([*(("player", name) for name in players), *numbers,
-                      *((("teams", "on"),) if options.get("teams") else ())])
+    return MultiDict(kind.form_fields(kind.from_stored([s.name for s in game.seats], game.options)))
 
 
 def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):

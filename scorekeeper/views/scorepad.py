@@ -7,9 +7,9 @@ import json
 from flask import url_for
 from flask_babel import gettext
 
-from .. import games, service
+from .. import games, service, shelf
 from ..models import SKULL_KING
-from ..pad import write_csv
+from ..pad import write_csv, write_rounds_csv
 from . import bp
 from .labels import join_names
 from .matches import export, match_page, pad_text
@@ -98,6 +98,11 @@ def pad_csv(public_id: str):
     """The pad as CSV: one row per hand and player, with points and running total."""
     state = load_state(public_id)
     if state.kind != SKULL_KING:
-        raise service.NotFound(public_id)
+        found = shelf.stored(games.find_game(public_id))
+        if found is None:
+            raise service.NotFound(public_id)
+        summary = found.kind.summary(found.setup, found.closed)
+        return download(write_rounds_csv(summary["players"], summary["per_hand"]), "text/csv",
+                        f"{found.kind.NAME}-{public_id[:8]}.csv")
     doc = games.export_pad(state)
     return download(write_csv(doc), "text/csv", f"skull-king-{public_id[:8]}.csv")

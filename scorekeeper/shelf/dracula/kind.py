@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from flask_babel import gettext
 
 from ...problems import N_, Problem, target_problems
 from ...standings import leaderboard
@@ -55,6 +57,11 @@ def setup_from_form(form: Any) -> NewMatch:
     return found
 
 
+def form_fields(setup: Setup) -> list[tuple[str, str]]:
+    """The new-game form filled in for another game with the same players and options."""
+    return [("player", setup.queen), ("player", setup.king), ("target", str(setup.target))]
+
+
 def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
     """The seats' names (the Queen's way first) and the options as the database keeps them."""
     return [setup.queen, setup.king], {"target": setup.target}
@@ -71,12 +78,12 @@ def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict
     return game.setup, [{"coffin": coffin} for coffin in game.coffins]
 
 
-def write_pad(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The pad file of a game."""
     return pad.write(setup, [p["coffin"] for p in plays])
 
 
-def finished(setup: Setup, plays: list[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the game is over."""
     return standing(setup, [p["coffin"] for p in plays]).winner is not None
 
@@ -87,7 +94,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"coffin": parse_coffin([cell[:4] for cell in cells])}
 
 
-def apply(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
           change: Mapping[str, Any]) -> Applied:
     """A coffin entered by either player's phone or the host: checked, then the round is scored."""
     if actor.seat is None and not actor.is_host:
@@ -114,7 +121,7 @@ def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, 
                          KING: next(i for i, line in enumerate(columns) if line.score == king)}}
 
 
-def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
             actor: Player) -> dict[str, Any]:
     """What the round screen shows: the last round scored, the sets so far, the totals, the winner."""
     coffins = [p["coffin"] for p in plays]
@@ -134,7 +141,7 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
     }
 
 
-def summary(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What a finished game leaves for the crew's statistics; a set's bonus counts in its sixth round."""
     coffins = [p["coffin"] for p in plays]
     now = standing(setup, coffins)
@@ -147,3 +154,13 @@ def summary(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
         per_round.append([queen, king])
     return {"kind": NAME, "players": [setup.queen, setup.king], "totals": list(now.totals),
             "winners": [setup.players[now.winner]] if now.winner is not None else [], "per_hand": per_round}
+
+
+def label(options: Mapping[str, Any]) -> str:
+    """The game's name in lists, in the reader's language."""
+    return str(gettext(TITLE))
+
+
+def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
+    """The game as BG Stats knows it (by name: no BoardGameGeek id confirmed)."""
+    return "Dracula", None

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from flask_babel import gettext
 
 from ...problems import N_, Problem
 from ...standings import leaderboard
@@ -54,6 +56,12 @@ def setup_from_form(form: Any) -> NewMatch:
     return found
 
 
+def form_fields(setup: Setup) -> list[tuple[str, str]]:
+    """The new-game form filled in for another game with the same players and options."""
+    return [*(("player", name) for name in setup.players), ("stock", str(setup.stock)),
+            ("target", str(setup.target)), *((("teams", "on"),) if setup.teams else ())]
+
+
 def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
     """The seats' names and the options as the database keeps them."""
     return list(setup.players), {"stock": setup.stock, "target": setup.target,
@@ -76,12 +84,12 @@ def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict
     return match.setup, [{"winner": r.winner, "left": dict(r.left)} for r in match.results]
 
 
-def write_pad(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The pad file of a match."""
     return pad.write(setup, [_result(p) for p in plays])
 
 
-def finished(setup: Setup, plays: list[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the match is over."""
     return match_winner(setup, [_result(p) for p in plays]) is not None
 
@@ -100,7 +108,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return None
 
 
-def apply(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
           change: Mapping[str, Any]) -> Applied:
     """One tap: who went out (their own side from a phone, anyone from the host), or cards left (one's own)."""
     results = [_result(p) for p in plays]
@@ -142,7 +150,7 @@ def apply(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any]
     return Applied(closed=data) if complete else Applied(draft=data)
 
 
-def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
             actor: Player) -> dict[str, Any]:
     """What the match screen shows: the games so far with running totals, the game being entered, who won."""
     results = [_result(p) for p in plays]
@@ -168,7 +176,7 @@ def context(setup: Setup, plays: list[Mapping[str, Any]], draft: Mapping[str, An
     }
 
 
-def summary(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What a finished match leaves for the crew's statistics: a side's points count for each of its players."""
     results = [_result(p) for p in plays]
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
@@ -181,3 +189,13 @@ def summary(setup: Setup, plays: list[Mapping[str, Any]]) -> dict[str, Any]:
         "per_hand": [[points(r) if side_of[seat] == r.winner else 0 for seat in range(len(setup.players))]
                      for r in results],
     }
+
+
+def label(options: Mapping[str, Any]) -> str:
+    """The game's name in lists, in the reader's language."""
+    return str(gettext(TITLE))
+
+
+def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
+    """The game as BG Stats knows it (by name: no BoardGameGeek id confirmed)."""
+    return "Skip-Bo", None

@@ -1,0 +1,217 @@
+"""The free pad on the table: any game set up from the new-game form, its points typed from phones, shown."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...problems import N_, Problem
+from ...standings import leaderboard
+from .. import Applied, NewMatch, Player
+from . import pad
+from .rules import (
+    BY_HOST,
+    BY_ROUNDS,
+    BY_TARGET,
+    ENDS,
+    MAX_PLAYERS,
+    MAX_POINTS,
+    Played,
+    Setup,
+    is_over,
+    round_problems,
+    side_totals,
+    validate_setup,
+    winners,
+)
+
+NAME = "free-pad"
+FORMAT = pad.FORMAT
+TITLE = N_("Free pad")
+TEMPLATE = "freepad/round.html"
+NEW_TEMPLATE = "freepad/new.html"
+# A whole number, negative allowed, with a typed minus of any kind (phones offer − and –).
+WHOLE = re.compile(r"[-−–]?[0-9]{1,7}")
+
+
+def _whole(raw: str) -> int | None:
+    text = raw.strip()
+    if not WHOLE.fullmatch(text):
+        return None
+    return -int(text[1:]) if text[0] in "-−–" else int(text)
+
+
+def setup_from_form(form: Any) -> NewMatch:
+    """The game the new-game form describes: its name, names in seat order with their teams, who wins, the end."""
+    typed = [n.strip() for n in form.getlist("player")][:MAX_PLAYERS]
+    team_labels = [t.strip().casefold() for t in form.getlist("team")][:MAX_PLAYERS]
+    found = NewMatch(names=typed)
+    seats = [i for i, name in enumerate(typed) if name]
+    names = tuple(typed[i] for i in seats)
+    teams: tuple[tuple[int, ...], ...] = ()
+    labels = [team_labels[i] if i < len(team_labels) else "" for i in seats]
+    if any(labels):
+        if not all(labels):
+            found.problems.append(Problem(N_("With teams, give every player a team.")))
+        else:
+            order = list(dict.fromkeys(labels))
+            teams = tuple(tuple(seat for seat, label in enumerate(labels) if label == team) for team in order)
+    end = str(form.get("end", BY_HOST))
+    limit = None
+    if end in (BY_TARGET, BY_ROUNDS):
+        raw = str(form.get(end, "") or "").strip()
+        limit = _whole(raw) if raw else None
+        if limit is None:
+            found.problems.append(Problem(N_("“%(value)s” is not a whole number."), {"value": raw[:20] or "—"}))
+            return found
+    setup = Setup(str(form.get("game", "")).strip(), names, teams, form.get("lowest_wins") == "on",
+                  end if end in ENDS else BY_HOST, limit)
+    found.problems.extend(validate_setup(setup))
+    if not found.problems:
+        found.setup = setup
+    return found
+
+
+def form_fields(setup: Setup) -> list[tuple[str, str]]:
+    """The new-game form filled in for another game with the same players and options."""
+    team_of = {seat: str(side + 1) for side, seats in enumerate(setup.teams) for seat in seats}
+    return [("game", setup.game), *(("player", name) for name in setup.players),
+            *(("team", team_of.get(seat, "")) for seat in range(len(setup.players))),
+            *((("lowest_wins", "on"),) if setup.lowest_wins else ()), ("end", setup.end),
+            *(((setup.end, str(setup.limit)),) if setup.limit is not None else ())]
+
+
+def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+    """The seats' names and the options as the database keeps them."""
+    return list(setup.players), {"game": setup.game, "teams": [list(team) for team in setup.teams],
+                                 "lowest_wins": setup.lowest_wins, "end": setup.end, "limit": setup.limit}
+
+
+def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+    """The setup of a stored game."""
+    return Setup(options["game"], tuple(players), tuple(tuple(team) for team in options.get("teams", [])),
+                 options.get("lowest_wins", False), options.get("end", BY_HOST), options.get("limit"))
+
+
+def label(options: Mapping[str, Any]) -> str:
+    """The game's own name, as lists and statistics show it."""
+    return str(options.get("game", ""))
+
+
+def played(plays: Sequence[Mapping[str, Any]]) -> Played:
+    """The closed plays as rounds, and whether the host ended the game (a closed play of its own)."""
+    return Played(tuple(p["points"] for p in plays if "points" in p), any(p.get("end") for p in plays))
+
+
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
+    """A pad file's game and its rounds, as stored; PadError with every problem."""
+    found = pad.read(doc, check)
+    plays: list[dict[str, Any]] = [{"points": dict(r)} for r in found.played.rounds]
+    return found.setup, plays + ([{"end": True}] if found.played.ended else [])
+
+
+def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The pad file of a game."""
+    return pad.write(setup, played(plays))
+
+
+def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the game is over."""
+    return is_over(setup, played(plays))
+
+
+def parse_change(form: Any) -> dict[str, Any] | None:
+    """What a save on the pad asks for: points typed for some seats, or the host ending the game."""
+    if form.get("end") == "1":
+        return {"end": True}
+    typed = {}
+    for key in form:
+        if key.startswith("points-") and key[7:].isascii() and key[7:].isdigit() and len(key) <= 10:
+            raw = str(form.get(key, "")).strip()
+            if raw:
+                typed[int(key[7:])] = raw[:20]
+    return {"typed": typed} if typed else None
+
+
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+          change: Mapping[str, Any]) -> Applied:
+    """Points typed by a phone (its own) or the host (anyone's); the round closes when everyone's are in."""
+    before = played(plays)
+    number = len(before.rounds) + 1
+
+    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied:
+        return Applied(problems=(Problem(template, params, number, players, "round"),))
+
+    if is_over(setup, before):
+        return refuse(N_("the game is over: no round after it."))
+    if change.get("end"):
+        return Applied(closed={"end": True}) if actor.is_host else Applied(denied=True)
+    points = dict((draft or {}).get("points", {}))
+    problems = []
+    for seat, raw in sorted(change.get("typed", {}).items()):
+        if not 0 <= seat < len(setup.players):
+            return refuse(N_("Pick a player."))
+        if not actor.is_host and seat != actor.seat:
+            return Applied(denied=True)
+        name = setup.players[seat]
+        value = _whole(raw)
+        if value is None:
+            problems.append(Problem(N_("%(names)s: “%(value)s” is not a whole number of points."),
+                                    {"value": raw}, number, (name,), "round"))
+        else:
+            points[name] = value
+    if problems:
+        return Applied(problems=tuple(problems))
+    complete = all(name in points for name in setup.players)
+    found = round_problems(setup, number, points, before, complete)
+    if found:
+        return Applied(problems=tuple(found))
+    ordered = {name: points[name] for name in setup.players if name in points}
+    return Applied(closed={"points": ordered}) if complete else Applied(draft={"points": ordered})
+
+
+def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+            actor: Player) -> dict[str, Any]:
+    """What the pad shows: the rounds with running totals, who has typed this round, the leaderboard, who won."""
+    now = played(plays)
+    rows, running = [], [0] * len(setup.players)
+    for number, points in enumerate(now.rounds, start=1):
+        running = [total + points.get(name, 0) for total, name in zip(running, setup.players)]
+        rows.append({"number": number, "points": [points.get(name, 0) for name in setup.players],
+                     "totals": list(running)})
+    sides = [setup.side_name(side) for side in range(len(setup.sides))]
+    won = winners(setup, now)
+    entered = dict((draft or {}).get("points", {}))
+    over = is_over(setup, now)
+    return {
+        "setup": setup, "rows": rows, "sides": sides,
+        "standings": leaderboard(sides, side_totals(setup, now.rounds), lowest_wins=setup.lowest_wins),
+        "over": over, "champion": " · ".join(sides[side] for side in won) if won else None,
+        "round_number": len(now.rounds) + 1,
+        "entered": entered,
+        "mine": actor.seat,
+        "can_enter": actor.is_host or actor.seat is not None,
+        "max_points": MAX_POINTS,
+    }
+
+
+def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a finished game leaves for the crew's statistics: a team's total counts for each of its players."""
+    now = played(plays)
+    side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
+    found = side_totals(setup, now.rounds)
+    won = set(winners(setup, now))
+    return {
+        "kind": NAME, "group": f"{NAME}:{setup.game.casefold()}", "name": setup.game,
+        "lowest_wins": setup.lowest_wins,
+        "players": list(setup.players),
+        "totals": [found[side_of[seat]] for seat in range(len(setup.players))],
+        "winners": [setup.players[seat] for seat in range(len(setup.players)) if side_of[seat] in won],
+        "per_hand": [[r.get(name, 0) for name in setup.players] for r in now.rounds],
+    }
+
+
+def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
+    """The game as BG Stats knows it: by the name typed (BG Stats matches it), no BoardGameGeek id."""
+    return setup.game, None
