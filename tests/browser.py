@@ -117,6 +117,6 @@ def join_phones(browser, join_url: str, names) -> dict:  # noqa: ANN001
         page = context.new_page()
         page.goto(join_url)
         page.get_by_role("button", name=name, exact=True).click()
-        expect(page.get_by_text(f"You are {name}")).to_be_visible()
+        expect(page.locator("#main").get_by_text(f"You are {name}")).to_be_visible()
         phones[name] = page
     return phones
