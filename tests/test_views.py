@@ -642,3 +642,26 @@ def test_a_kraken_hand_closes_from_the_phones_alone(app: Flask, client: FlaskCli
         phones[0].post(f"{url}/hands/2", data={"intent": "lost-more"})
     refused = phones[0].post(f"{url}/hands/2", data={"intent": "lost-more"})
     assert refused.status_code == 422
+
+
+def test_an_htmx_write_gets_the_page_in_one_answer_and_a_plain_form_the_303(client: FlaskClient, app: Flask) -> None:
+    url = new_game(client, ["Anne", "Ben"])
+    anne = app.test_client()
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    # A plain form: post, redirect, get, so that a reload never sends the bid again.
+    plain = anne.post(f"{url}/hands/1/bid", data={"bid": "1"})
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(url)
+    # htmx: the own card as it is now, in this answer; the address bar shows the game, not the POST.
+    answer = anne.post(f"{url}/hands/1/bid", data={"bid": "0"}, headers=HTMX)
+    assert answer.status_code == 200 and "Location" not in answer.headers
+    assert answer.headers["HX-Replace-Url"] == url and "HX-Push-Url" not in answer.headers
+    body = text(answer)
+    assert "<html" not in body and 'id="card"' in body and "Your bid is 0." in body
+    # The same for another game on the shelf, and a refusal stays a 422 with its words.
+    match = client.post("/games/new/free-pad", data={"game": "Yahtzee", "player": ["Anne", "Ben"]})
+    match_url = match.headers["Location"]
+    saved = client.post(f"{match_url}/play", data={"play": "1", "points-0": "12"}, headers=HTMX)
+    assert saved.status_code == 200 and saved.headers["HX-Replace-Url"] == match_url and "12" in text(saved)
+    assert client.post(f"{match_url}/play", data={"play": "1", "points-0": "12"}).status_code == 303
+    refused = client.post(f"{match_url}/play", data={"play": "1", "points-1": "x"}, headers=HTMX)
+    assert refused.status_code == 422 and "HX-Replace-Url" not in refused.headers

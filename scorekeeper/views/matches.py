@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from .. import games, service, shelf
 from . import bp
 from .labels import say
-from .rendering import open_page, page, see_other
+from .rendering import is_htmx, open_page, page, see_other, shown_after_change
 from .sessions import credentials, follow_next_game, keep_host_token, too_many_new_games, visitor
 
 
@@ -94,7 +94,9 @@ def play(public_id: str):
         return see_other(url_for("pages.game", public_id=public_id))
     if not outcome.ok:
         return match_page(public_id, 422, [say(p) for p in outcome.problems])
-    return see_other(url_for("pages.game", public_id=public_id))
+    url = url_for("pages.game", public_id=public_id)
+    # htmx gets the screen in this answer; a plain form is sent there (post/redirect/get).
+    return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
 
 
 def export(game: Any) -> tuple[dict[str, Any], str]:

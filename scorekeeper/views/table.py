@@ -24,7 +24,7 @@ from ..service import Intent, Results
 from . import bp
 from .labels import problems_by_player, say
 from .matches import match_page
-from .rendering import not_yours, open_page, page, see_other
+from .rendering import is_htmx, not_yours, open_page, page, see_other, shown_after_change
 from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, visitor
 
 
@@ -236,10 +236,14 @@ def count_seconds() -> float:
 
 
 def after(outcome: service.Outcome, form: Any = None, typed: rules.Entry | None = None):
-    """The answer to a change: back to the game, or the game again with the problems (422)."""
-    if outcome.ok:
-        return see_other(url_for("pages.game", public_id=outcome.public_id))
-    return game_page(outcome.public_id, 422, list(outcome.problems), form, typed)
+    """The answer to a change: the game as it is now, or the game again with the problems (422).
+
+    htmx gets the game in this answer; a plain form is sent there with a 303 (post/redirect/get).
+    """
+    if not outcome.ok:
+        return game_page(outcome.public_id, 422, list(outcome.problems), form, typed)
+    url = url_for("pages.game", public_id=outcome.public_id)
+    return shown_after_change(game_page(outcome.public_id), url) if is_htmx() else see_other(url)
 
 
 @bp.get("/games/<public_id>")
