@@ -244,7 +244,7 @@ def test_a_draft_keeps_tricks_so_far_and_shows_provisional_points(client: FlaskC
     client.post(f"{url}/hands/1", data=results([0, 1]))
     bid_all(client, url, 2, [2, 0])
     response = client.post(f"{url}/hands/2", data=results([1, 0], intent="draft"), headers=HTMX)
-    assert response.status_code == 303
+    assert response.status_code == 200 and response.headers["HX-Replace-Url"] == url
     pad = text(client.get(f"{url}/pad"))
     assert "in play" in pad
     # Anne: 10 after hand 1, bid 2 with 1 so far: −10 for now, (0) in total.
