@@ -99,9 +99,10 @@
     }
   });
 
-  // Live updates. On the hand page the stream pushes the shared table (the same for everyone
-  // at the table) and, only when it changed, this browser's own card; other pages get the
-  // new version and fetch themselves again.
+  // Live updates. On the hand page and the screens of the other games (Skip-Bo, Dracula, the
+  // free pad) the stream pushes the shared table (the same for everyone at the table) and, only
+  // when it changed, this browser's own card; the pad, big screen, end and join pages still get
+  // the new version and fetch themselves again.
   var source = null;
   var sourceUrl = null;
   var refreshing = false;
@@ -246,7 +247,7 @@
     });
     announce("redraw");
     runCount();
-    var follow = document.querySelector("#hand [data-follow]");
+    var follow = document.querySelector("#main [data-follow]");
     if (follow && window.htmx) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
       .then(function () { history.pushState({}, "", follow.getAttribute("href")); connect(); });
   }

@@ -6,18 +6,25 @@ machinery (join, seats, the live stream, pad files) is the same as Skull King's.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, request, url_for
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
+from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
 from .. import games, service, shelf
+from ..access import Actor
 from . import bp
 from .labels import say
 from .rendering import is_htmx, open_page, page, see_other, shown_after_change
 from .sessions import credentials, follow_next_game, keep_host_token, too_many_new_games, visitor
+
+# The parts of a shelf game's screen that are the same for every viewer (each an element with its id).
+SHARED_PARTS = ("table", "board")
 
 
 def kind_named(name: str) -> shelf.Kind:
@@ -57,23 +64,86 @@ def players_of(kind: shelf.Kind, public_id: str | None) -> MultiDict | None:
     return MultiDict(kind.form_fields(kind.from_stored([s.name for s in game.seats], game.options)))
 
 
+@dataclass(frozen=True)
+class ShelfGame:
+    """A game of the shelf at one version as plain values: what its screens are drawn from."""
+
+    kind: shelf.Kind
+    setup: Any
+    closed: tuple[dict[str, Any], ...]
+    draft: dict[str, Any] | None
+    version: int
+
+    @property
+    def edition(self) -> int:
+        """Orders what the table may see, as a Skull King game's edition does (no count here)."""
+        return self.version * 2
+
+    def context(self, actor: shelf.Player) -> dict[str, Any]:
+        """What the kind shows `actor` (a browser's own card), or with `shelf.Player()` the whole table."""
+        context = self.kind.context(self.setup, list(self.closed), self.draft, actor)
+        # Every tap names the game or round it was drawn for: one that comes late changes nothing.
+        return {**context, "kind": self.kind, "edition": self.edition, "play_number": len(self.closed) + 1}
+
+
+def shelf_game(state: games.GameState) -> ShelfGame | None:
+    """The shelf game `state` is, as plain values, read once per version and process."""
+    kept = games.cache("shelf games")
+    found = kept.get((state.id, state.version))
+    if found is None:
+        game = games.find_game(state.public_id)
+        stored = shelf.stored(game) if game is not None else None
+        if game is None or stored is None:
+            return None
+        found = ShelfGame(stored.kind, stored.setup, tuple(stored.closed),
+                          dict(stored.draft) if stored.draft is not None else None, game.version)
+        kept.put((state.id, found.version), found)
+    return found
+
+
+def shared_screen(found: ShelfGame, state: games.GameState) -> str:
+    """The parts of a shelf game's screen that every viewer sees alike, rendered once per edition and language."""
+    key = (state.id, found.edition, str(get_locale()))
+    kept = games.cache("shelf tables")
+    shared = kept.get(key)
+    if shared is None:
+        context = found.context(shelf.Player())
+        shared = "".join(render_block(found.kind.TEMPLATE, block, game=state, **context) for block in SHARED_PARTS)
+        kept.put(key, shared)
+    return str(shared)
+
+
+def card_key(found: ShelfGame, me: Actor) -> str:
+    """A fingerprint of what this browser's own card shows: its role, seat, the play it is drawn for and
+    what the kind says the card holds; another player's change leaves it as it is."""
+    parts = (me.role, me.seat, len(found.closed),
+             found.kind.card_state(found.setup, list(found.closed), found.draft, shelf.Player(me.seat, me.is_host)))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def own_card(found: ShelfGame, state: games.GameState, me: Actor) -> str:
+    """This browser's own card of a shelf game, as the stream sends it."""
+    context = found.context(shelf.Player(me.seat, me.is_host))
+    return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[],
+                        card_key=card_key(found, me), **context)
+
+
 def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
-    """The one screen of a shelf game: the table, this browser's own taps, the pad and the leaderboard."""
-    game = games.find_game(public_id)
-    if game is None:
+    """The one screen of a shelf game: the shared table, this browser's own card, the leaderboard and the pad."""
+    state = games.load(public_id)
+    if state is None:
         raise service.NotFound(public_id)
-    following = follow_next_game(game)
+    following = follow_next_game(state)
     if following and status == 200:
         # The host started the next game with these players: every phone follows, no scan.
         return open_page(following)
-    found = shelf.stored(game)
+    found = shelf_game(state)
     if found is None:
         raise service.NotFound(public_id)
-    me = visitor(game)
-    context = found.kind.context(found.setup, found.closed, found.draft, shelf.Player(me.seat, me.is_host))
-    # Every tap names the game or round it was drawn for: one that comes late changes nothing.
-    return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=game, visitor=me, kind=found.kind,
-                problems=problems or [], play_number=len(found.closed) + 1, **context)
+    me = visitor(state)
+    context = found.context(shelf.Player(me.seat, me.is_host))
+    return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=state, visitor=me,
+                problems=problems or [], card_key=card_key(found, me), **context)
 
 
 @bp.post("/games/<public_id>/play")

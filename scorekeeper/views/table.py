@@ -14,14 +14,14 @@ from flask import Response, current_app, request, stream_with_context, url_for
 from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
-from .. import forms, games, rules, service
+from .. import forms, games, rules, service, shelf
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
 from ..models import SKULL_KING, Phase, utcnow
 from ..rules import Problem
 from ..service import Intent, Results
-from . import bp
+from . import bp, matches
 from .labels import problems_by_player, say
 from .matches import match_page
 from .rendering import is_htmx, not_yours, open_page, page, see_other, shown_after_change
@@ -267,8 +267,9 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
 
     The shared table comes from the per-edition cache, so however many screens follow a
     game it is rendered once. A count that runs out is pushed when it does, with no write.
-    Pages other than the hand (`versions_only`) get the new edition (a count that ends moves it
-    too) and fetch themselves.
+    A game of the shelf is drawn by its kind, the same way (`matches.shared_screen`,
+    `matches.own_card`). The pad, big screen, end and join pages (`versions_only`) get the new
+    edition (a count that ends moves it too) and fetch themselves.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
@@ -283,11 +284,24 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 db.session.remove()
                 if state is None:
                     return
+            # A game of the shelf draws its screen through its kind; the rest is the same stream.
+            found = matches.shelf_game(state) if state.kind in shelf.kinds() else None
+            if found is not None:
+                db.session.remove()  # read once per version; no connection held while the stream waits
             if versions_only:
                 # The edition, not the version: the end of a count (no write) moves these pages too.
                 if state.edition > edition_seen:
                     edition_seen = state.edition
                     yield event("changed", str(state.edition))
+            elif found is not None:
+                if state.edition > edition_seen:
+                    edition_seen = state.edition
+                    yield event("table", matches.shared_screen(found, state), state.edition)
+                me = identify(state, creds)
+                key = matches.card_key(found, me)
+                if key != card_seen:
+                    card_seen = key
+                    yield event("card", matches.own_card(found, state, me))
             else:
                 if state.edition > edition_seen:
                     edition_seen = state.edition

@@ -141,6 +141,12 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     }
 
 
+def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+               actor: Player) -> object:
+    """What this browser's own card holds besides the round it is drawn for: the empty coffin to fill."""
+    return None
+
+
 def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What a finished game leaves for the crew's statistics; a set's bonus counts in its sixth round."""
     coffins = [p["coffin"] for p in plays]

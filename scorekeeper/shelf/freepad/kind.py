@@ -196,6 +196,13 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     }
 
 
+def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+               actor: Player) -> object:
+    """What this browser's own card holds besides the round it is drawn for: nothing of the others' points
+    (they show on the table), so another phone's save never redraws it."""
+    return None
+
+
 def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What a finished game leaves for the crew's statistics: a team's total counts for each of its players."""
     now = played(plays)

@@ -176,6 +176,19 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     }
 
 
+def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+               actor: Player) -> object:
+    """What this browser's own card holds besides the game it is drawn for: who went out, and the counts its
+    forms show (a phone's own, or for the host everyone's), so another phone's count does not redraw a phone's card."""
+    if not draft:
+        return None
+    left = dict(draft.get("left", {}))
+    if actor.is_host:
+        return draft.get("winner"), sorted(left.items())
+    name = setup.players[actor.seat] if actor.seat is not None else None
+    return draft.get("winner"), left.get(name) if name is not None else None
+
+
 def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What a finished match leaves for the crew's statistics: a side's points count for each of its players."""
     results = [_result(p) for p in plays]
