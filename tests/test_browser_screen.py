@@ -48,3 +48,38 @@ def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, languag
     tv.set_viewport_size({"width": 320, "height": 720})
     assert not scrolls_sideways(tv), f"the big screen scrolls sideways at 320 px in {language}"
     screenshot(tv, f"15-big-screen-320-{language}")
+
+
+def test_a_big_screen_and_a_pad_show_the_bids_when_the_phones_do(browser, live_server: str) -> None:  # noqa: ANN001
+    """Left open, they are pushed the revealed bids at the count's end: no request of their own."""
+    from playwright.sync_api import expect
+
+    from tests.browser import PHONE, join_phones
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    host.fill("#player-0", "Anne")
+    host.fill("#player-1", "Ben")
+    host.locator("form button.primary[type=submit]").last.click()
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    game = host.url
+    phones = join_phones(browser, game + "/join", ("Anne", "Ben"))
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB").new_page()
+    tv.goto(game + "/screen")
+    pad = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    pad.goto(game + "/pad")
+    expect(pad.locator(".pad tbody tr").first.locator(".bid-col").first).to_have_text("?")
+    requests: dict[str, list[str]] = {"tv": [], "pad": []}
+    for name, page in (("tv", tv), ("pad", pad)):
+        page.on("request", lambda request, name=name: requests[name].append(request.url))
+    phones["Anne"].locator(".numpad.mine button[value='1']").click()
+    expect(tv.locator(".screen-status")).to_have_text("1 of 2 players ready")
+    phones["Ben"].locator(".numpad.mine button[value='0']").click()
+    # The count runs on every screen; then the bids show on the phones, the TV and the pad alike.
+    expect(phones["Ben"].get_by_role("heading", name="Your result")).to_be_visible()
+    expect(tv.locator(".screen-pad tbody tr").first.locator("small").first).to_have_text("1")
+    expect(pad.locator(".pad tbody tr").first.locator(".bid-col").first).to_have_text("1")
+    expect(pad.locator(".pad tbody tr").first.locator(".bid-col").nth(1)).to_have_text("0")
+    tv.wait_for_timeout(300)
+    for name, urls in requests.items():
+        assert [url for url in urls if "/events" not in url] == [], name

@@ -27,13 +27,14 @@ def normalized(body: str) -> str:
     return VERSION.sub(r"\1N", TOKEN.sub(r"\1T", body))
 
 
-def first_events(client: FlaskClient, path: str) -> str:
-    """The opening of an event stream, which never ends by itself: the shared table and this browser's card."""
+def first_events(client: FlaskClient, path: str, count: int = 3) -> str:
+    """The opening of an event stream, which never ends by itself: the shared table and this browser's card
+    (`count` chunks: the retry, the table, the card)."""
     response = client.get(path, buffered=False)
     chunks = []
     for chunk in response.response:
         chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        if len(chunks) >= 3:
+        if len(chunks) >= count:
             break
     response.close()
     return "".join(chunks)
@@ -95,6 +96,9 @@ def everything_seen_by(client: FlaskClient, url: str, join_code: str, is_host: b
             seen[f"GET {path} {headers}"] = f"{response.status_code} {response.headers.get('Location')} " + \
                 response.get_data(as_text=True)
     seen["events"] = first_events(client, f"{url}/events")
+    # The big screen's and the pad's streams push their pages too.
+    seen["events screen"] = first_events(client, f"{url}/events?view=screen", count=2)
+    seen["events scorepad"] = first_events(client, f"{url}/events?view=scorepad")
     # Writes that are not theirs to make, and wrong input: refused, in words that must not tell.
     # (The host may bid for Anne, free her seat or start a rematch, so the host only sends wrong input.)
     writes = [(f"{url}/hands/1/bid", {"seat": 0, "bid": 99}), (f"{url}/hands/1/bid", {"bid": "x"}),

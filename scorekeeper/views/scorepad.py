@@ -3,19 +3,60 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import url_for
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
+from jinja2_fragments.flask import render_block
 
 from .. import games, service, shelf
-from ..models import SKULL_KING
+from ..access import Actor
+from ..models import SKULL_KING, Phase
 from ..pad import write_csv, write_rounds_csv
 from . import bp
 from .labels import join_names
 from .matches import export, match_page, pad_text
 from .rendering import download, open_page, page, see_other
 from .sessions import credentials, follow_next_game, keep_host_token, visitor
-from .table import load_state
+from .table import PUSHED_PAGES, PushedPage, load_state
+
+
+def pad_context(game: games.GameState) -> dict[str, Any]:
+    """What the score pad shows every viewer alike: the rows (no hidden bid in them) and the leaderboard."""
+    table = games.table_of(game)
+    rows = games.pad_rows(game, table)
+    return {"game": game, "table": table, "rows": rows, "standings": games.standings(game, rows),
+            "edition": game.edition}
+
+
+def shared_pad(game: games.GameState) -> str:
+    """The score pad at a game's edition in this language, rendered once and pushed to every open pad."""
+    key = (game.id, game.edition, str(get_locale()))
+    kept = games.cache("score pads")
+    found = kept.get(key)
+    if found is None:
+        found = render_block("pad.html", "table", **pad_context(game))
+        kept.put(key, found)
+    return str(found)
+
+
+def corrections(game: games.GameState, me: Actor) -> list[int]:
+    """The hands this browser may correct from the pad: every scored one for the host, none for the others."""
+    return [hand.number for hand in game.hands if hand.phase == Phase.SCORED] if me.is_host else []
+
+
+def pad_card_key(game: games.GameState, me: Actor) -> str:
+    """What this browser's own part of the pad shows: the host's corrections."""
+    return f"{me.role}-{len(corrections(game, me))}"
+
+
+def pad_card(game: games.GameState, me: Actor) -> str:
+    """This browser's own part of the pad, as the stream sends it."""
+    return render_block("pad.html", "card", game=game, visitor=me, corrections=corrections(game, me),
+                        card_key=pad_card_key(game, me), edition=game.edition)
+
+
+PUSHED_PAGES["scorepad"] = PushedPage(shared_pad, pad_card_key, pad_card)
 
 
 @bp.get("/games/<public_id>/pad")
@@ -25,16 +66,38 @@ def pad(public_id: str):
     if game.kind != SKULL_KING:
         # The other games keep their pad on their one screen.
         return see_other(url_for("pages.game", public_id=public_id))
+    me = visitor(game)
+    return page("pad.html", title=gettext("Score pad"), visitor=me, corrections=corrections(game, me),
+                card_key=pad_card_key(game, me), **pad_context(game))
+
+
+def screen_context(game: games.GameState) -> dict[str, Any]:
+    """What the big screen shows: the same for whoever looks, nothing a hidden bid would change."""
     table = games.table_of(game)
     rows = games.pad_rows(game, table)
-    return page("pad.html", title=gettext("Score pad"), game=game, table=table, rows=rows,
-                standings=games.standings(game, rows), current=games.current_hand(game),
-                visitor=visitor(game))
+    record = games.current_hand(game)
+    return {"game": game, "table": table, "rows": rows, "standings": games.standings(game, rows), "current": record,
+            "ready": sum(e.ready for e in record.entries) if record else 0,
+            "loaded": sum(e.loaded for e in record.entries) if record else 0, "edition": game.edition}
+
+
+def shared_screen(game: games.GameState) -> str:
+    """The big screen at a game's edition in this language, rendered once and pushed to every big screen."""
+    key = (game.id, game.edition, str(get_locale()))
+    kept = games.cache("big screens")
+    found = kept.get(key)
+    if found is None:
+        found = render_block("screen.html", "table", **screen_context(game))
+        kept.put(key, found)
+    return str(found)
+
+
+PUSHED_PAGES["screen"] = PushedPage(shared_screen)
 
 
 @bp.get("/games/<public_id>/screen")
 def screen(public_id: str):
-    """The big-screen view for a TV or laptop: leaderboard and pad, updating live."""
+    """The big-screen view for a TV or laptop: leaderboard and pad, pushed live."""
     game = load_state(public_id)
     following = follow_next_game(game, "pages.screen")
     if following:
@@ -42,13 +105,7 @@ def screen(public_id: str):
         return open_page(following)
     if game.kind != SKULL_KING:
         return see_other(url_for("pages.game", public_id=public_id))
-    table = games.table_of(game)
-    rows = games.pad_rows(game, table)
-    record = games.current_hand(game)
-    return page("screen.html", title=gettext("Leaderboard"), game=game, table=table, rows=rows,
-                standings=games.standings(game, rows), current=record,
-                ready=sum(e.ready for e in record.entries) if record else 0,
-                loaded=sum(e.loaded for e in record.entries) if record else 0)
+    return page("screen.html", title=gettext("Leaderboard"), **screen_context(game))
 
 
 @bp.get("/games/<public_id>/end")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -261,14 +261,29 @@ def event(kind: str, data: str, edition: int | None = None) -> str:
     return (f"id: {edition}\n" if edition is not None else "") + f"event: {kind}\n{lines}\n"
 
 
+@dataclass(frozen=True)
+class PushedPage:
+    """A page besides the hand whose stream pushes its shared part (`#table`, rendered once per edition
+    and language) and, if it has one, this browser's own card (its key, and its html when the key changed)."""
+
+    shared: Callable[[games.GameState], str]
+    card_key: Callable[[games.GameState, Actor], str] | None = None
+    card: Callable[[games.GameState, Actor], str] | None = None
+
+
+# Filled in by the views that own these pages (the score pad's module), by the `view` their stream names.
+PUSHED_PAGES: dict[str, PushedPage] = {}
+
+
 def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: int, card_seen: str | None,
-               versions_only: bool) -> Iterator[str]:
+               view: str | None) -> Iterator[str]:
     """The stream of one screen: each new edition of the shared table, and its own card when that changed.
 
     The shared table comes from the per-edition cache, so however many screens follow a
     game it is rendered once. A count that runs out is pushed when it does, with no write.
     A game of the shelf is drawn by its kind, the same way (`matches.shared_screen`,
-    `matches.own_card`). The pad, big screen, end and join pages (`versions_only`) get the new
+    `matches.own_card`). The big screen and the score pad (`PUSHED_PAGES`, by the stream's
+    `view`) are pushed the same way; the end and join pages (another `view`) get the new
     edition (a count that ends moves it too) and fetch themselves.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
@@ -285,10 +300,21 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 if state is None:
                     return
             # A game of the shelf draws its screen through its kind; the rest is the same stream.
-            found = matches.shelf_game(state) if state.kind in shelf.kinds() else None
+            found = matches.shelf_game(state) if view is None and state.kind in shelf.kinds() else None
             if found is not None:
                 db.session.remove()  # read once per version; no connection held while the stream waits
-            if versions_only:
+            pushed = PUSHED_PAGES.get(view) if view else None
+            if pushed is not None:
+                if state.edition > edition_seen:
+                    edition_seen = state.edition
+                    yield event("table", pushed.shared(state), state.edition)
+                if pushed.card_key is not None and pushed.card is not None:
+                    me = identify(state, creds)
+                    key = pushed.card_key(state, me)
+                    if key != card_seen:
+                        card_seen = key
+                        yield event("card", pushed.card(state, me))
+            elif view:
                 # The edition, not the version: the end of a count (no write) moves these pages too.
                 if state.edition > edition_seen:
                     edition_seen = state.edition
@@ -343,7 +369,7 @@ def events(public_id: str):
     """Server-sent events: the shared table of each new edition, and this browser's card when it changed."""
     state = load_state(public_id)
     db.session.remove()
-    versions_only = request.args.get("view") in ("pad", "screen")
+    view = request.args.get("view") or None
     # A screen that reconnects says what it has; it is sent only what is newer.
     try:
         edition_seen = int(request.headers.get("Last-Event-ID") or request.args.get("edition") or -1)
@@ -351,7 +377,7 @@ def events(public_id: str):
         edition_seen = -1
     card_seen = request.args.get("card")
     stream = stream_with_context(live_table(public_id, state.id, credentials(public_id), edition_seen,
-                                            card_seen, versions_only))
+                                            card_seen, view))
     compress = "gzip" in request.headers.get("Accept-Encoding", "")
     response = Response(gzipped(stream) if compress else stream, mimetype="text/event-stream")
     if compress:
