@@ -616,7 +616,7 @@ def test_only_the_host_is_offered_corrections_on_the_pad(app: Flask, client: Fla
         assert correction not in pad and "Correct a hand" not in pad
     # The pad itself is the same for everyone, so it is pushed as one rendering; the corrections are the host's own.
     host_pad, anne_pad = text(client.get(f"{url}/pad")), text(anne.get(f"{url}/pad"))
-    shared = re.compile(r'<div id="table".*(?=\s*<section class="exports)', re.S)
+    shared = re.compile(r'<div id="table".*(?=\s*<div id="card")', re.S)
     assert shared.search(host_pad).group(0) == shared.search(anne_pad).group(0)
 
 
