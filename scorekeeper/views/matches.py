@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
@@ -20,7 +20,7 @@ from .. import games, service, shelf
 from ..access import Actor
 from . import bp
 from .labels import say
-from .rendering import is_htmx, open_page, page, see_other, shown_after_change
+from .rendering import is_htmx, once_per_edition, open_page, page, see_other, shown_after_change
 from .sessions import credentials, follow_next_game, keep_host_token, too_many_new_games, visitor
 
 # The parts of a shelf game's screen that are the same for every viewer (each an element with its id).
@@ -103,14 +103,11 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
 
 def shared_screen(found: ShelfGame, state: games.GameState) -> str:
     """The parts of a shelf game's screen that every viewer sees alike, rendered once per edition and language."""
-    key = (state.id, found.edition, str(get_locale()))
-    kept = games.cache("shelf tables")
-    shared = kept.get(key)
-    if shared is None:
+    def render() -> str:
         context = found.context(shelf.Player())
-        shared = "".join(render_block(found.kind.TEMPLATE, block, game=state, **context) for block in SHARED_PARTS)
-        kept.put(key, shared)
-    return str(shared)
+        return "".join(render_block(found.kind.TEMPLATE, block, game=state, **context) for block in SHARED_PARTS)
+
+    return once_per_edition("shelf tables", state.id, found.edition, render)
 
 
 def card_key(found: ShelfGame, me: Actor) -> str:

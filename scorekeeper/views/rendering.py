@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import make_response, redirect, render_template, request
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
+
+from .. import games
+
+Rendered = TypeVar("Rendered")
 
 
 def is_htmx() -> bool:
@@ -25,6 +30,18 @@ def page(template: str, status: int = 200, **context: Any) -> Response:
             response.headers["HX-Push-Url"] = "false"
         return response
     return make_response(render_template(template, **context), status)
+
+
+def once_per_edition(kept_as: str, game_id: int, edition: int, render: Callable[[], Rendered]) -> Rendered:
+    """What every screen of a game sees alike at one edition, in this language: rendered by the first
+    screen that asks, then the same bytes for all (kept in the process's cache `kept_as`)."""
+    key = (game_id, edition, str(get_locale()))
+    kept = games.cache(kept_as)
+    found = kept.get(key)
+    if found is None:
+        found = render()
+        kept.put(key, found)
+    return found
 
 
 def see_other(url: str) -> Response:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from flask import url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from .. import games, service, shelf
@@ -16,7 +16,7 @@ from ..pad import write_csv, write_rounds_csv
 from . import bp
 from .labels import join_names
 from .matches import export, match_page, pad_text
-from .rendering import download, open_page, page, see_other
+from .rendering import download, once_per_edition, open_page, page, see_other
 from .sessions import credentials, follow_next_game, keep_host_token, visitor
 from .table import PUSHED_PAGES, PushedPage, load_state
 
@@ -31,13 +31,8 @@ def pad_context(game: games.GameState) -> dict[str, Any]:
 
 def shared_pad(game: games.GameState) -> str:
     """The score pad at a game's edition in this language, rendered once and pushed to every open pad."""
-    key = (game.id, game.edition, str(get_locale()))
-    kept = games.cache("score pads")
-    found = kept.get(key)
-    if found is None:
-        found = render_block("pad.html", "table", **pad_context(game))
-        kept.put(key, found)
-    return str(found)
+    return once_per_edition("score pads", game.id, game.edition,
+                            lambda: render_block("pad.html", "table", **pad_context(game)))
 
 
 def corrections(game: games.GameState, me: Actor) -> list[int]:
@@ -83,13 +78,8 @@ def screen_context(game: games.GameState) -> dict[str, Any]:
 
 def shared_screen(game: games.GameState) -> str:
     """The big screen at a game's edition in this language, rendered once and pushed to every big screen."""
-    key = (game.id, game.edition, str(get_locale()))
-    kept = games.cache("big screens")
-    found = kept.get(key)
-    if found is None:
-        found = render_block("screen.html", "table", **screen_context(game))
-        kept.put(key, found)
-    return str(found)
+    return once_per_edition("big screens", game.id, game.edition,
+                            lambda: render_block("screen.html", "table", **screen_context(game)))
 
 
 PUSHED_PAGES["screen"] = PushedPage(shared_screen)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Response, current_app, request, stream_with_context, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from .. import forms, games, rules, service, shelf
@@ -24,7 +24,7 @@ from ..service import Intent, Results
 from . import bp, matches
 from .labels import problems_by_player, say
 from .matches import match_page
-from .rendering import is_htmx, not_yours, open_page, page, see_other, shown_after_change
+from .rendering import is_htmx, not_yours, once_per_edition, open_page, page, see_other, shown_after_change
 from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, visitor
 
 
@@ -104,14 +104,11 @@ class SharedTable:
 
 def shared_table(state: games.GameState) -> SharedTable:
     """The shared table of a game at its edition in this language: rendered once, then the same bytes."""
-    key = (state.id, state.edition, str(get_locale()))
-    kept = games.cache("shared tables")
-    found = kept.get(key)
-    if found is None:
+    def render() -> SharedTable:
         context = shared_context(state)
-        found = SharedTable(*(render_block("game.html", block, **context) for block in ("head", "table", "board")))
-        kept.put(key, found)
-    return found
+        return SharedTable(*(render_block("game.html", block, **context) for block in ("head", "table", "board")))
+
+    return once_per_edition("shared tables", state.id, state.edition, render)
 
 
 # --- the own card -----------------------------------------------------------------------
