@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...pad import PadError, Reader, is_whole, shown
+from ...pad import PadError, is_whole, shown
 from ...problems import N_, Problem
+from ..sides import SidesReader
 from .rules import BY_HOST, BY_ROUNDS, BY_TARGET, Played, Setup, round_problems, side_totals, validate_setup, winners
 
 FORMAT = "free-pad"
@@ -24,7 +25,7 @@ class FreePad:
     claimed_totals: list[int] | None = None
 
 
-class _Reader(Reader):
+class _Reader(SidesReader):
     unit = "round"
 
     def read(self, doc: dict[str, Any]) -> FreePad | None:
@@ -90,17 +91,6 @@ class _Reader(Reader):
         problems = validate_setup(setup)
         self.extend(problems)
         return None if problems else setup
-
-    def read_totals(self, setup: Setup, raw: object) -> list[int] | None:
-        if setup.teams:
-            if isinstance(raw, list) and len(raw) == len(setup.sides) and all(is_whole(v) for v in raw):
-                return list(raw)
-            self.add(N_("“totals” must be a list of whole numbers, one per team, not %(value)s."), value=shown(raw))
-            return None
-        if isinstance(raw, dict) and set(raw) == set(setup.players) and all(is_whole(v) for v in raw.values()):
-            return [raw[name] for name in setup.players]
-        self.add(N_("“totals” must give every player a whole number, not %(value)s."), value=shown(raw))
-        return None
 
 
 def read(doc: dict[str, Any], check: bool = False) -> FreePad:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...problems import N_, Problem, target_problems
+from ..sides import Sides
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 MAX_ROUNDS = 1000
@@ -23,7 +24,7 @@ ENDS = (BY_TARGET, BY_ROUNDS, BY_HOST)
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Sides):
     """The game's name, who plays in seat order, their teams, who wins and when the game ends."""
 
     game: str
@@ -34,15 +35,6 @@ class Setup:
     end: str = BY_HOST
     # The target (points) or the number of rounds, as `end` says; None when the host ends the game.
     limit: int | None = None
-
-    @property
-    def sides(self) -> tuple[tuple[int, ...], ...]:
-        """Who scores together: each team, or each player alone."""
-        return self.teams or tuple((seat,) for seat in range(len(self.players)))
-
-    def side_name(self, side: int) -> str:
-        """A side as people say it: "Anne" or "Anne + Cara"."""
-        return " + ".join(self.players[seat] for seat in self.sides[side])
 
 
 @dataclass(frozen=True)

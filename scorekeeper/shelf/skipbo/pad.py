@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...pad import PadError, Reader, is_whole, shown
+from ...pad import PadError, is_whole, shown
 from ...problems import N_, Problem
+from ..sides import SidesReader
 from .rules import (
     DEFAULT_TARGET,
     GameResult,
@@ -36,7 +37,7 @@ class Match:
     claimed_totals: list[int] | None = None
 
 
-class _Reader(Reader):
+class _Reader(SidesReader):
     unit = "game"
 
     def read(self, doc: dict[str, Any]) -> Match | None:
@@ -124,17 +125,6 @@ class _Reader(Reader):
         if len(self.problems) > before or side is None or not isinstance(left, dict):
             return None
         return GameResult(side, dict(left))
-
-    def read_totals(self, setup: Setup, raw: object) -> list[int] | None:
-        if setup.teams:
-            if isinstance(raw, list) and len(raw) == len(setup.sides) and all(is_whole(v) for v in raw):
-                return list(raw)
-            self.add(N_("“totals” must be a list of whole numbers, one per team, not %(value)s."), value=shown(raw))
-            return None
-        if (isinstance(raw, dict) and set(raw) == set(setup.players) and all(is_whole(v) for v in raw.values())):
-            return [raw[name] for name in setup.players]
-        self.add(N_("“totals” must give every player a whole number, not %(value)s."), value=shown(raw))
-        return None
 
 
 def check_claims(match: Match, with_totals: bool = True) -> list[Problem]:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...problems import N_, Problem, target_problems
+from ..sides import Sides
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MIN_STOCK, MAX_STOCK = 5, 30
@@ -23,7 +24,7 @@ def default_stock(players: int) -> int:
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Sides):
     """Who plays (alone, or in teams of two by seat), the stock pile size and the target."""
 
     players: tuple[str, ...]
@@ -31,15 +32,6 @@ class Setup:
     target: int = DEFAULT_TARGET
     # Teams of two as seat pairs; empty when everyone plays alone.
     teams: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def sides(self) -> tuple[tuple[int, ...], ...]:
-        """Who wins a game together: each team, or each player alone."""
-        return self.teams or tuple((seat,) for seat in range(len(self.players)))
-
-    def side_name(self, side: int) -> str:
-        """A side as people say it: "Anne" or "Anne + Cara"."""
-        return " + ".join(self.players[seat] for seat in self.sides[side])
 
 
 @dataclass(frozen=True)
