@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the server is started by the same helper the tests use
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, join_phones  # noqa: E402
 from tests.production import ProductionServer  # noqa: E402
 
 # Click in the page, then wait for the words and one more frame: what the player sees, timed by the phone.
@@ -58,14 +58,7 @@ def run(args: argparse.Namespace) -> None:
             host.fill("#player-1", "Ben")
             host.get_by_role("button", name="Start the game").click()
             expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
-            game = host.url
-            phones = {}
-            for name in ("Anne", "Ben"):
-                page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-                page.goto(game + "/join")
-                page.get_by_role("button", name=name, exact=True).click()
-                expect(page.locator("#main").get_by_text(f"You are {name}")).to_be_visible()
-                phones[name] = page
+            phones = join_phones(browser, host.url + "/join", ("Anne", "Ben"))
             anne, ben = phones["Anne"], phones["Ben"]
             devtools = anne.context.new_cdp_session(anne)
             devtools.send("Network.enable")
