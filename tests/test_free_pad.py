@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from scorekeeper.pad import PadError
 from scorekeeper.shelf import read_any, score_any
 from scorekeeper.shelf.freepad.rules import BY_HOST, BY_ROUNDS, BY_TARGET, Played, Setup, is_over, winners
-from tests.test_shelf_views import seen, seen_text, version
+from tests.test_shelf_views import seen, seen_text, shelf_table, version
 
 WIZARD = {
     "format": "free-pad", "version": 1, "game": "Wizard", "players": ["Anne", "Ben", "Cara"],
@@ -63,15 +63,7 @@ def test_the_pad_file_round_trips_and_is_checked() -> None:
 
 
 def free_table(client: FlaskClient, app: Flask, **form: object) -> tuple[str, dict[str, FlaskClient]]:
-    data = {"game": "Wizard", "player": ["Anne", "Ben", "Cara"], "end": "rounds", "rounds": "2", **form}
-    response = client.post("/games/new/free-pad", data=data)
-    assert response.status_code == 303, seen_text(response)
-    url = response.headers["Location"]
-    phones = {}
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
-        phones[name] = app.test_client()
-        assert phones[name].post(f"{url}/join", data={"seat": seat}).status_code == 303
-    return url, phones
+    return shelf_table(client, app, "free-pad", **{"game": "Wizard", "end": "rounds", "rounds": "2", **form})
 
 
 def test_each_phone_types_its_own_points_and_the_host_anyones(client: FlaskClient, app: Flask) -> None:

@@ -9,11 +9,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.test_secrecy import first_events
+from tests.test_shelf_views import shelf_table
 
 GAMES = {
-    "skip-bo": {"player": ["Anne", "Ben", "Cara"], "target": "100"},
-    "dracula": {"player": ["Anne", "Ben"]},
-    "free-pad": {"game": "Rummy", "player": ["Anne", "Ben"]},
+    "skip-bo": (("Anne", "Ben", "Cara"), {"target": "100"}),
+    "dracula": (("Anne", "Ben"), {}),
+    "free-pad": (("Anne", "Ben"), {"game": "Rummy"}),
 }
 # A save by Ben that leaves Anne's card as it is.
 BENS_SAVE = {
@@ -43,11 +44,9 @@ def shared_parts(page: str) -> str:
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_every_screen_gets_the_same_table_and_its_own_card(kind: str, client: FlaskClient, app: Flask) -> None:
-    url = client.post(f"/games/new/{kind}", data=GAMES[kind]).headers["Location"]
-    anne, ben, viewer = app.test_client(), app.test_client(), app.test_client()
-    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
-    assert ben.post(f"{url}/join", data={"seat": 1}).status_code == 303
-    parties = {"host": client, "anne": anne, "ben": ben, "viewer": viewer}
+    names, form = GAMES[kind]
+    url, phones = shelf_table(client, app, kind, names, **form)
+    parties = {"host": client, "anne": phones["Anne"], "ben": phones["Ben"], "viewer": app.test_client()}
     keys_before: dict[str, str] = {}
     for change, who in [({}, None), *BENS_SAVE[kind]]:
         if who:
@@ -56,7 +55,7 @@ def test_every_screen_gets_the_same_table_and_its_own_card(kind: str, client: Fl
         tables = {name: events["table"] for name, events in opened.items()}
         # The same bytes for every screen, and the same the page shows.
         assert len(set(tables.values())) == 1, kind
-        page = viewer.get(url).get_data(as_text=True)
+        page = parties["viewer"].get(url).get_data(as_text=True)
         assert shared_parts(page).replace("\n", "") == tables["viewer"].replace("\n", "")
         # Nobody's name as "You are …" and no form on the shared table: those are the own cards'.
         assert "You are" not in tables["host"] and "<form" not in tables["host"]

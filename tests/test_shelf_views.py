@@ -22,15 +22,21 @@ def version(app: Flask, url: str) -> int:
         return games.load(url.rsplit("/", 1)[-1]).version
 
 
-def skipbo_table(client: FlaskClient, app: Flask, **form: str) -> tuple[str, dict[str, FlaskClient]]:
-    response = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara"], **form})
+def shelf_table(client: FlaskClient, app: Flask, kind: str, names: tuple[str, ...] = ("Anne", "Ben", "Cara"),
+                **form: object) -> tuple[str, dict[str, FlaskClient]]:
+    """A new game of `kind` from its form (run by `client`), and a joined phone for each of `names`."""
+    response = client.post(f"/games/new/{kind}", data={"player": list(names), **form})
     assert response.status_code == 303, response.get_data(as_text=True)
     url = response.headers["Location"]
     phones = {}
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+    for seat, name in enumerate(names):
         phones[name] = app.test_client()
         assert phones[name].post(f"{url}/join", data={"seat": seat}).status_code == 303
     return url, phones
+
+
+def skipbo_table(client: FlaskClient, app: Flask, **form: str) -> tuple[str, dict[str, FlaskClient]]:
+    return shelf_table(client, app, "skip-bo", **form)
 
 
 def test_a_skipbo_game_is_entered_from_the_phones(client: FlaskClient, app: Flask) -> None:
