@@ -7,7 +7,6 @@ machinery (join, seats, the live stream, pad files) is the same as Skull King's.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +86,10 @@ class ShelfGame:
 
 
 def shelf_game(state: games.GameState) -> ShelfGame | None:
-    """The shelf game `state` is, as plain values, read once per version and process."""
+    """The shelf game `state` is, as plain values, read once per version and process; None for a game of no
+    kind on the shelf (Skull King)."""
+    if state.kind not in shelf.kinds():
+        return None
     kept = games.cache("shelf games")
     found = kept.get((state.id, state.version))
     if found is None:
@@ -166,14 +168,3 @@ def play(public_id: str):
     return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
 
 
-def export(game: Any) -> tuple[dict[str, Any], str]:
-    """The pad file of a shelf game, and the start of its file name."""
-    found = shelf.stored(game)
-    if found is None:
-        raise service.NotFound(game.public_id)
-    return found.kind.write_pad(found.setup, found.closed), found.kind.NAME
-
-
-def pad_text(doc: dict[str, Any]) -> str:
-    """A pad document as its file holds it."""
-    return json.dumps(doc, indent=2, ensure_ascii=False)

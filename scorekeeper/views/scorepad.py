@@ -9,13 +9,13 @@ from flask import url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
-from .. import games, service, shelf
+from .. import games, service
 from ..access import Actor
 from ..models import SKULL_KING, Phase
 from ..pad import write_csv, write_rounds_csv
 from . import bp
 from .labels import join_names
-from .matches import export, match_page, pad_text
+from .matches import match_page, shelf_game
 from .rendering import download, once_per_edition, open_page, page, see_other
 from .sessions import credentials, follow_next_game, keep_host_token, visitor
 from .table import PUSHED_PAGES, PushedPage, load_state
@@ -132,23 +132,22 @@ def rematch(public_id: str):
 def pad_json(public_id: str):
     """The pad file of the game, as a download."""
     state = load_state(public_id)
-    if state.kind != SKULL_KING:
-        doc, name = export(games.find_game(public_id))
-        return download(pad_text(doc), "application/json", f"{name}-{public_id[:8]}.json")
-    doc = games.export_pad(state)
+    found = shelf_game(state)
+    if found is not None:
+        doc, name = found.kind.write_pad(found.setup, list(found.closed)), found.kind.NAME
+    else:
+        doc, name = games.export_pad(state), "skull-king"
     return download(json.dumps(doc, indent=2, ensure_ascii=False), "application/json",
-                    f"skull-king-{public_id[:8]}.json")
+                    f"{name}-{public_id[:8]}.json")
 
 
 @bp.get("/games/<public_id>/pad.csv")
 def pad_csv(public_id: str):
     """The pad as CSV: one row per hand and player, with points and running total."""
     state = load_state(public_id)
-    if state.kind != SKULL_KING:
-        found = shelf.stored(games.find_game(public_id))
-        if found is None:
-            raise service.NotFound(public_id)
-        summary = found.kind.summary(found.setup, found.closed)
+    found = shelf_game(state)
+    if found is not None:
+        summary = found.kind.summary(found.setup, list(found.closed))
         return download(write_rounds_csv(summary["players"], summary["per_hand"]), "text/csv",
                         f"{found.kind.NAME}-{public_id[:8]}.csv")
     doc = games.export_pad(state)

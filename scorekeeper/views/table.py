@@ -14,7 +14,7 @@ from flask import Response, current_app, request, stream_with_context, url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
-from .. import forms, games, rules, service, shelf
+from .. import forms, games, rules, service
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
@@ -297,7 +297,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 if state is None:
                     return
             # A game of the shelf draws its screen through its kind; the rest is the same stream.
-            found = matches.shelf_game(state) if view is None and state.kind in shelf.kinds() else None
+            found = matches.shelf_game(state) if view is None else None
             if found is not None:
                 db.session.remove()  # read once per version; no connection held while the stream waits
             pushed = PUSHED_PAGES.get(view) if view else None
