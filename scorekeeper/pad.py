@@ -104,6 +104,12 @@ class Reader:
             # Nobody reads a thousand problems, and a file made of mistakes must cost little to refuse.
             raise PadError(self.problems[:MAX_PROBLEMS])
 
+    def version_is(self, doc: Mapping[str, Any], version: int) -> None:
+        """A problem unless the document's `version` is the one this app reads."""
+        if doc.get("version") != version or not is_whole(doc.get("version")):
+            self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
+                     version=version, value=shown(doc.get("version")))
+
     def unknown_keys(self, obj: Mapping[str, Any], allowed: tuple[str, ...],
                      hand: int | None = None, players: tuple[str, ...] = ()) -> None:
         for key in obj:
@@ -145,9 +151,7 @@ class _PadReader(Reader):
         if doc.get("format") != FORMAT:
             self.add(N_("“format” must be “%(format)s”, not %(value)s."),
                      format=FORMAT, value=shown(doc.get("format")))
-        if doc.get("version") != VERSION or not is_whole(doc.get("version")):
-            self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
-                     version=VERSION, value=shown(doc.get("version")))
+        self.version_is(doc, VERSION)
         ruleset = doc.get("ruleset")
         if ruleset not in rules.RULESETS:
             self.add(N_("“ruleset” must be classic, doubloons or modern, not %(value)s."),

@@ -4,7 +4,7 @@ as a pad file states them. Shared by Skip-Bo and the free pad."""
 from __future__ import annotations
 
 from ..pad import Reader, is_whole, shown
-from ..problems import N_
+from ..problems import N_, Problem
 
 
 class Sides:
@@ -21,6 +21,15 @@ class Sides:
     def side_name(self, side: int) -> str:
         """A side as people say it: "Anne" or "Anne + Cara"."""
         return " + ".join(self.players[seat] for seat in self.sides[side])
+
+    def name_problems(self) -> list[Problem]:
+        """Every player needs a name, and a different one: the sides and the pad say who by name."""
+        problems = []
+        if any(not name.strip() for name in self.players):
+            problems.append(Problem(N_("Every player needs a name.")))
+        if len(set(self.players)) != len(self.players):
+            problems.append(Problem(N_("Every player needs a different name.")))
+        return problems
 
 
 class SidesReader(Reader):

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...pad import PadError, Reader, is_whole, shown
+from ...pad import PadError, Reader, shown
 from ...problems import N_, Problem, target_problems
 from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
 
@@ -33,9 +33,7 @@ class _Reader(Reader):
 
     def read(self, doc: dict[str, Any], check: bool) -> Game | None:
         self.unknown_keys(doc, TOP_KEYS)
-        if doc.get("version") != VERSION or not is_whole(doc.get("version")):
-            self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
-                     version=VERSION, value=shown(doc.get("version")))
+        self.version_is(doc, VERSION)
         players = doc.get("players")
         if (not isinstance(players, dict) or set(players) != {"queen", "king"}
                 or not all(isinstance(n, str) and n.strip() for n in players.values())

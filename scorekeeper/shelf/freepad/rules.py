@@ -56,10 +56,7 @@ def validate_setup(setup: Setup) -> list[Problem]:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         problems.append(Problem(N_("A free pad is for %(low)d to %(high)d players, not %(count)d."),
                                 {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "count": count}))
-    if any(not name.strip() for name in setup.players):
-        problems.append(Problem(N_("Every player needs a name.")))
-    if len(set(setup.players)) != count:
-        problems.append(Problem(N_("Every player needs a different name.")))
+    problems.extend(setup.name_problems())
     if setup.teams:
         seats = sorted(seat for team in setup.teams for seat in team)
         if seats != list(range(count)) or len(setup.teams) < 2 or any(not team for team in setup.teams):

@@ -42,9 +42,7 @@ class _Reader(SidesReader):
 
     def read(self, doc: dict[str, Any]) -> Match | None:
         self.unknown_keys(doc, TOP_KEYS)
-        if doc.get("version") != VERSION or not is_whole(doc.get("version")):
-            self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
-                     version=VERSION, value=shown(doc.get("version")))
+        self.version_is(doc, VERSION)
         setup = self.read_setup(doc)
         if setup is None:
             return None

@@ -49,10 +49,7 @@ def validate_setup(setup: Setup) -> list[Problem]:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         problems.append(Problem(N_("Skip-Bo is for %(low)d to %(high)d players, not %(count)d."),
                                 {"low": MIN_PLAYERS, "high": MAX_PLAYERS, "count": count}))
-    if any(not name.strip() for name in setup.players):
-        problems.append(Problem(N_("Every player needs a name.")))
-    if len(set(setup.players)) != count:
-        problems.append(Problem(N_("Every player needs a different name.")))
+    problems.extend(setup.name_problems())
     if setup.teams:
         seats = sorted(seat for team in setup.teams for seat in team)
         if count not in (4, 6) or seats != list(range(count)) or any(len(t) != 2 for t in setup.teams):
