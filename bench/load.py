@@ -48,6 +48,8 @@ class Figures:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     by_hand: dict[int, list[float]] = field(default_factory=dict)
     delays: list[float] = field(default_factory=list)
+    # The same, for screens served by another server instance than the one that took the write.
+    across: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     requests: int = 0
     writes: int = 0
@@ -77,8 +79,11 @@ def percentile(values: list[float], share: float) -> float:
 class Browser:
     """One phone or the host's screen: cookies, what it shows (shared table, own card) and its live stream."""
 
-    def __init__(self, base: str, connector: aiohttp.TCPConnector, figures: Figures, role: str = "phone") -> None:
+    def __init__(self, base: str, connector: aiohttp.TCPConnector, figures: Figures, role: str = "phone",
+                 instance: int = 0) -> None:
         self.base = base
+        # Which server instance (host) this screen talks to, when there are several.
+        self.instance = instance
         self.role = role
         self.figures = figures
         self.session = aiohttp.ClientSession(
@@ -226,12 +231,18 @@ async def pause(real_seconds: float, speed: float) -> None:
     await asyncio.sleep(random.uniform(0.5, 1.5) * real_seconds / speed)
 
 
-async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, figures: Figures,
-                     hands: int, speed: float, writes: list[tuple[int, float, int, str]],
+async def play_table(index: int, bases: list[str], connector: aiohttp.TCPConnector, figures: Figures,
+                     hands: int, speed: float, writes: list[tuple[int, float, int, str, int]],
                      browsers: dict[int, list[Browser]]) -> None:
-    """One table through a whole game: the host starts it, six phones join and play every hand."""
-    host = Browser(base, connector, figures, "host")
-    phones = [Browser(base, connector, figures) for _ in range(PLAYERS)]
+    """One table through a whole game: the host starts it, six phones join and play every hand.
+
+    With several server instances the table's screens are spread over them, as a load
+    balancer would: the host on one, the phones on every instance in turn.
+    """
+    first = index % len(bases)
+    host = Browser(bases[first], connector, figures, "host", first)
+    phones = [Browser(bases[(first + 1 + seat) % len(bases)], connector, figures, "phone",
+                      (first + 1 + seat) % len(bases)) for seat in range(PLAYERS)]
     browsers[index] = [host, *phones]
     try:
         await host.request("page load", "GET", "/games/new")
@@ -258,7 +269,7 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
                 bids[seat] = random.randint(0, number)
                 sent = await phone.write("bid", f"{game}/hands/{number}/bid", {"bid": bids[seat]})
                 bids_sent.append(sent)
-                writes.append((index, sent, phone.edition, "bid"))
+                writes.append((index, sent, phone.edition, "bid", phone.instance))
 
             bids = [0] * PLAYERS
             await asyncio.gather(*(bid(phone, seat) for seat, phone in enumerate(phones)))
@@ -282,10 +293,10 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
                 if tricks[seat] != bids[seat]:
                     sent = await phone.write("draft", f"{game}/hands/{number}",
                                              {"intent": "draft", f"tricks-{seat}": tricks[seat]})
-                    writes.append((index, sent, phone.edition, "draft"))
+                    writes.append((index, sent, phone.edition, "draft", phone.instance))
                 sent = await phone.write("result", f"{game}/hands/{number}",
                                          {"intent": "done", f"tricks-{seat}": tricks[seat]})
-                writes.append((index, sent, phone.edition, "result"))
+                writes.append((index, sent, phone.edition, "result", phone.instance))
 
             await asyncio.gather(*(report(phone, seat) for seat, phone in enumerate(phones)))
             following = f"Hand {number + 1} of " if number < 10 else "The game is over"
@@ -296,33 +307,37 @@ async def play_table(index: int, base: str, connector: aiohttp.TCPConnector, fig
         figures.errors.append(f"table {index}: {error}")
 
 
-def write_delays(writes: list[tuple[int, float, int, str]], browsers: dict[int, list[Browser]]) -> list[float]:
-    """For every write and every other screen at its table: time until that screen showed it."""
-    delays = []
+def write_delays(writes: list[tuple[int, float, int, str, int]],
+                 browsers: dict[int, list[Browser]]) -> tuple[list[float], list[float]]:
+    """For every write and every other screen at its table: time until that screen showed it; and the
+    same for the screens served by another instance than the one that took the write."""
+    delays, across = [], []
     worst = []
-    for table, sent, version, kind in writes:
+    for table, sent, version, kind, instance in writes:
         for browser in browsers[table]:
             shown = next((at for at, seen in browser.renders if seen >= version and at >= sent), None)
             if shown is not None:
                 delays.append(shown - sent)
+                if browser.instance != instance:
+                    across.append(shown - sent)
                 worst.append((shown - sent, table, kind, version, browser.role))
     if os.environ.get("BENCH_DEBUG"):
         for item in sorted(worst)[-5:]:
             print("slowest update:", item, file=sys.stderr)
-    return delays
+    return delays, across
 
 
 class MemoryWatch:
-    """Peak resident memory of the server's processes, sampled while the load runs."""
+    """Peak resident memory of the servers' processes, sampled while the load runs."""
 
-    def __init__(self, pid: int) -> None:
-        self.root = psutil.Process(pid)
+    def __init__(self, pids: list[int]) -> None:
+        self.roots = [psutil.Process(pid) for pid in pids]
         self.peak = 0
 
     def sample(self) -> None:
-        """Add up the server's processes now and keep the peak."""
+        """Add up the servers' processes now and keep the peak."""
         try:
-            processes = [self.root, *self.root.children(recursive=True)]
+            processes = [p for root in self.roots for p in (root, *root.children(recursive=True))]
             total = sum(p.memory_info().rss for p in processes if p.is_running())
         except psutil.Error:
             return
@@ -378,28 +393,29 @@ async def page_weights(base: str) -> dict[str, int]:
     return weights
 
 
-def server_cpu(pid: int) -> float:
-    """CPU seconds the server's processes have used so far (user and system)."""
-    root = psutil.Process(pid)
+def server_cpu(pids: list[int]) -> float:
+    """CPU seconds the servers' processes have used so far (user and system)."""
     total = 0.0
-    for process in (root, *root.children(recursive=True)):
-        try:
-            times = process.cpu_times()
-        except psutil.Error:
-            continue
-        total += times.user + times.system
+    for pid in pids:
+        root = psutil.Process(pid)
+        for process in (root, *root.children(recursive=True)):
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            total += times.user + times.system
     return total
 
 
-async def drive(base: str, tables: int, hands: int, speed: float,
-                memory: MemoryWatch | None, pid: int | None = None) -> tuple[Figures, float]:
+async def drive(bases: list[str], tables: int, hands: int, speed: float,
+                memory: MemoryWatch | None, pids: list[int] | None = None) -> tuple[Figures, float]:
     """Play all tables at once; return the figures and how long it took."""
     figures = Figures()
-    cpu_before = server_cpu(pid) if pid else 0.0
+    cpu_before = server_cpu(pids) if pids else 0.0
     # Idle connections are closed before the server's keep-alive (5 s) would, as browsers do,
     # so a request never goes out on a connection the server is closing.
     connector = aiohttp.TCPConnector(limit=0, force_close=False, keepalive_timeout=3)
-    writes: list[tuple[int, float, int, str]] = []
+    writes: list[tuple[int, float, int, str, int]] = []
     browsers: dict[int, list[Browser]] = {}
     watching = asyncio.ensure_future(memory.run()) if memory else None
     started = time.monotonic()
@@ -407,19 +423,19 @@ async def drive(base: str, tables: int, hands: int, speed: float,
     async def staggered(index: int) -> None:
         # Tables sit down over the first minute of real time, not all in the same instant.
         await asyncio.sleep(random.uniform(0, 60 / speed))
-        await play_table(index, base, connector, figures, hands, speed, writes, browsers)
+        await play_table(index, bases, connector, figures, hands, speed, writes, browsers)
 
     await asyncio.gather(*(staggered(index) for index in range(tables)))
     elapsed = time.monotonic() - started
     # Workers that ended meanwhile are not counted; none end during a run.
-    figures.cpu_seconds = server_cpu(pid) - cpu_before if pid else 0.0
+    figures.cpu_seconds = server_cpu(pids) - cpu_before if pids else 0.0
     if watching:
         watching.cancel()
     for group in browsers.values():
         for browser in group:
             await browser.close()
     await connector.close()
-    figures.delays = write_delays(writes, browsers)
+    figures.delays, figures.across = write_delays(writes, browsers)
     return figures, elapsed
 
 
@@ -490,7 +506,7 @@ async def flatness(base: str, database_url: str, stored: int, tables: int, speed
     for wanted in (10, stored):
         fill_stored_games(database_url, wanted - have)
         have = wanted
-        figures, _ = await drive(base, tables, 3, speed, None)
+        figures, _ = await drive([base], tables, 3, speed, None)
         writes = [v for kind, values in figures.latencies.items() if kind.startswith("write") for v in values]
         pages = figures.latencies.get("page after write", [])
         rows.append(f"| {wanted:,} | {percentile(writes, .5) * 1000:.1f} | {percentile(writes, .95) * 1000:.1f} | "
@@ -504,13 +520,17 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
     """The README's performance section."""
     real_minutes = sum(REAL_DEAL + REAL_BID + REAL_REPORT + n * REAL_TRICK for n in range(1, args.hands + 1)) / 60
     phones = args.tables * PLAYERS
+    instances = f" --instances {args.instances} --database-url …" if args.instances > 1 else ""
+    servers = (f"{args.instances} instances on their own ports (as separate hosts), {args.workers} gevent workers "
+               f"each, the screens of every table spread over them" if args.instances > 1
+               else f"{args.workers} gevent workers")
     lines = [
         f"Command: `bash bench/run --tables {args.tables} --hands {args.hands} --speed {args.speed:g} "
-        f"--stored {args.stored} --readme`  ",
+        f"--stored {args.stored}{instances} --readme`  ",
         f"Machine: {machine()}  ",
-        f"Database: {args.database_label}; server: gunicorn as in the Procfile, {args.workers} gevent workers; "
+        f"Database: {args.database_label}; server: gunicorn as in the Procfile, {servers}; "
         f"the load runs on the same machine.  ",
-        f"Measured on {time.strftime('%Y-%m-%d')}.",
+        f"Measured on {time.strftime('%Y-%m-%d')}, load average {args.started_load} at the start.",
         "",
         f"**{args.tables} tables, {phones:,} phones and {args.tables} host screens** played {args.hands} hands each "
         f"in {elapsed:.0f} s: a game that takes a real table about {real_minutes:.0f} minutes, "
@@ -523,6 +543,9 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         "",
         f"From a write to the page showing it on every screen of the table (p50 / p95 / p99 / max): "
         f"**{summary(figures.delays)}**.",
+        *(["", f"From a write on one instance to the page showing it on a screen served by another "
+                f"(p50 / p95 / p99 / max): **{summary(figures.across)}** ({len(figures.across):,} updates)."]
+          if figures.across else []),
         "",
         f"Per write ({figures.writes:,} writes): **{figures.requests / max(1, figures.writes):.2f} requests** in all "
         f"(the write, the page after it, and every page load and join of the run); no screen fetches anything "
@@ -555,37 +578,103 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
     return "\n".join(lines)
 
 
-def write_readme(section: str) -> None:
-    """Put the section between the README's benchmark markers."""
+def write_readme(section: str, name: str = "benchmark") -> None:
+    """Put the section between the README's markers of that name."""
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")
-    start, end = "<!-- benchmark:start -->", "<!-- benchmark:end -->"
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     before, rest = text.split(start, 1)
     _, after = rest.split(end, 1)
     readme.write_text(f"{before}{start}\n{section}\n{end}{after}", encoding="utf-8")
 
 
+def load_average() -> str:
+    """The machine's load average over the last minute, as the figures' context."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+# The targets every level of the knee search is held to.
+WRITE_P99, UPDATE_P95 = 0.100, 0.150
+
+
+def misses(figures: Figures, tables: int) -> list[str]:
+    """The targets a run missed, in words; none when it met them all."""
+    missed = []
+    if figures.errors or figures.finished < tables:
+        missed.append(f"{len(figures.errors)} errors, {figures.finished} of {tables} tables finished")
+    for kind, values in sorted(figures.latencies.items()):
+        if kind.startswith("write") and percentile(values, .99) >= WRITE_P99:
+            missed.append(f"{kind} p99 {percentile(values, .99) * 1000:.0f} ms")
+    if figures.delays and percentile(figures.delays, .95) >= UPDATE_P95:
+        missed.append(f"update on every screen p95 {percentile(figures.delays, .95) * 1000:.0f} ms")
+    return missed
+
+
+async def knee(args: argparse.Namespace, bases: list[str], pids: list[int]) -> str:
+    """Raise the load step by step from --knee table-equivalents until a target is missed."""
+    rows = ["| Table-equivalents | Tables | Load avg. at start | Errors | Finished | Worst write p99 ms "
+            "| Update p95 ms | CPU per write ms | Targets |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    level = args.knee
+    while level <= args.knee_max:
+        tables = round(level / args.speed)
+        started_load = load_average()
+        figures, _ = await drive(bases, tables, args.hands, args.speed, None, pids)
+        writes = [percentile(v, .99) for k, v in figures.latencies.items() if k.startswith("write")]
+        missed = misses(figures, tables)
+        rows.append(f"| {level} | {tables} | {started_load} | {len(figures.errors)} | {figures.finished} "
+                    f"| {max(writes) * 1000:.0f} | {percentile(figures.delays, .95) * 1000:.0f} "
+                    f"| {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} "
+                    f"| {'met' if not missed else 'missed: ' + '; '.join(missed)} |")
+        print(rows[-1], flush=True)
+        if missed:
+            break
+        level += args.knee_step
+    return "\n".join([
+        f"Command: `bash bench/run --knee {args.knee} --knee-step {args.knee_step} --speed {args.speed:g} "
+        f"--hands {args.hands} --workers {args.workers}`  ",
+        f"Machine: {machine()}  ",
+        f"Database: {args.database_label}; the load runs on the same machine. Measured on {time.strftime('%Y-%m-%d')}.",
+        "", *rows])
+
+
 async def run(args: argparse.Namespace) -> None:
-    """Start the server, measure, stop it, report."""
+    """Start the server (or several instances sharing one database), measure, stop them, report."""
     with tempfile.TemporaryDirectory() as instance:
         database_url = args.database_url or f"sqlite:///{instance}/scorekeeper.sqlite"
         args.database_label = "PostgreSQL" if database_url.startswith("postgresql") else "SQLite (WAL)"
-        server = ProductionServer(Path(instance), database_url, WEB_CONCURRENCY=str(args.workers))
-        server.start()
-        base = server.base
+        servers = []
+        for number in range(args.instances):
+            folder = Path(instance) / f"host-{number}"
+            folder.mkdir()
+            # Hosts behind one address share their secret key, as they would in production.
+            servers.append(ProductionServer(folder, database_url, WEB_CONCURRENCY=str(args.workers),
+                                            SECRET_KEY="bench-shared-secret"))
         try:
-            weights = await page_weights(base)
+            for server in servers:
+                server.start()  # one after the other: the first one brings the database up to date
+            bases = [server.base for server in servers]
+            pids = [server.process.pid for server in servers]
+            if args.knee:
+                section = await knee(args, bases, pids)
+                print(section)
+                if args.readme:
+                    write_readme(section, "knee")
+                return
+            weights = await page_weights(bases[0])
             print("first loads:", {k: f"{v / 1024:.1f} KiB" for k, v in weights.items()}, flush=True)
-            memory = MemoryWatch(server.process.pid)
-            figures, elapsed = await drive(base, args.tables, args.hands, args.speed, memory, server.process.pid)
-            flat = (await flatness(base, database_url, args.stored, args.flat_tables, args.flat_speed)
+            memory = MemoryWatch(pids)
+            args.started_load = load_average()
+            figures, elapsed = await drive(bases, args.tables, args.hands, args.speed, memory, pids)
+            flat = (await flatness(bases[0], database_url, args.stored, args.flat_tables, args.flat_speed)
                     if args.stored else [])
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
     section = report(args, figures, elapsed, weights, memory.peak, flat)
     print(section)
     if args.readme:
-        write_readme(section)
+        write_readme(section, "instances" if args.instances > 1 else "benchmark")
 
 
 def main() -> None:
@@ -600,8 +689,16 @@ def main() -> None:
     parser.add_argument("--flat-tables", type=int, default=5, help="tables for the stored-games comparison")
     parser.add_argument("--flat-speed", type=float, default=10, help="their speed")
     parser.add_argument("--database-url", help="default: a new SQLite file")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="server instances sharing the database, as separate hosts would (PostgreSQL)")
+    parser.add_argument("--knee", type=int, default=0, metavar="LEVEL",
+                        help="search the knee: table-equivalents (tables x speed) to start from")
+    parser.add_argument("--knee-step", type=int, default=150, help="table-equivalents added per step")
+    parser.add_argument("--knee-max", type=int, default=1500, help="the highest level tried")
     parser.add_argument("--readme", action="store_true", help="write the figures into README.md")
     args = parser.parse_args()
+    if args.instances > 1 and not (args.database_url or "").startswith("postgresql"):
+        parser.error("several instances share one PostgreSQL database: give --database-url")
     random.seed(1)
     asyncio.run(run(args))
 
