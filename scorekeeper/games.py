@@ -75,13 +75,14 @@ def clashes(game: AnyGame, record: Any) -> list[Problem]:
         key = (game.id, game.version, record.number)
         found = kept.get(key)
         if found is None:
-            found = tuple(_clashes(game, record))
+            found = tuple(find_clashes(game, record))
             kept.put(key, found)
         return list(found)
-    return _clashes(game, record)
+    return find_clashes(game, record)
 
 
-def _clashes(game: AnyGame, record: Any) -> list[Problem]:
+def find_clashes(game: AnyGame, record: Any) -> list[Problem]:
+    """`clashes`, worked out now and never kept: for a hand being changed, which no version names yet."""
     table = table_of(game)
     hand = hand_of(game, record)
     entered = {table.players[e.position] for e in record.entries if e.done or e.fixing}
@@ -143,7 +144,8 @@ def must_bid_again(game: GameState, record: HandState) -> list[str]:
 #
 # Pages and live streams read games far more often than anyone writes one: a game is read
 # in two or three plain SQL queries into frozen values, kept per (game, version) in the
-# process, and shared by every screen of the table. Writes keep using the ORM (`service`).
+# process, and shared by every screen of the table. The changes made most often (bids,
+# results, claims) start from these values too (`rows`); the others load the game's records.
 
 
 # Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
@@ -270,7 +272,7 @@ class _MovedOn(Exception):
     """The game changed between the two statements of one read."""
 
 
-def _read_game(game_id: int) -> GameState | None:
+def read_state(game_id: int) -> GameState | None:
     """Read one game into plain values: game with seats, then hands with entries, at one version."""
     for _ in range(5):
         try:
@@ -431,7 +433,7 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
         games = cache("games")
         state = games.get(key)
         if state is None:
-            state = _read_game(row.id)
+            state = read_state(row.id)
             if state is None:
                 return None
             games.put((state.id, state.version), state)
@@ -659,7 +661,7 @@ def summaries(game: AnyGame) -> list[PlayerSummary]:
 BG_STATS_GAME = ("Skull King", 150145)
 
 
-def summary_of(game: Game) -> dict[str, Any] | None:
+def summary_of(game: AnyGame) -> dict[str, Any] | None:
     """What a finished game leaves for its crew's statistics; None while it is played."""
     if game.finished_at is None:
         return None

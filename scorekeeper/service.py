@@ -9,22 +9,21 @@ stored) or raises `NotFound` / `NotAllowed`. Nothing else in the app writes a ga
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, select
 
-from . import games, rules, shelf, tricks
+from . import games, rows, rules, shelf, tricks
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .forms import EntryReport
 from .live import CHANGES, CHANNEL
 from .models import (
     EntryRecord,
-    Event,
     Game,
     HandRecord,
     JoinAttempt,
@@ -38,6 +37,9 @@ from .models import (
 )
 from .pad import Pad
 from .rules import N_, Entry, Hand, Problem, Table
+
+# A seat as stored, or as the pages read it.
+SeatOf = TypeVar("SeatOf", Seat, games.SeatState, Seat | games.SeatState)
 
 
 class NotFound(LookupError):
@@ -115,19 +117,35 @@ def _locked(public_id: str) -> Game:
     return game
 
 
+def _locked_values(public_id: str) -> games.GameState:
+    """The game as plain values, its row locked for writing until this transaction ends, or NotFound.
+
+    For the changes made most often: no record of the game is loaded, and their hands' phases
+    stand by the deciding clock read under the lock, as `_locked`'s do.
+    """
+    begin_write()
+    found = rows.lock(public_id) if games.PUBLIC_ID.fullmatch(public_id) else None
+    game = rows.state(*found) if found is not None else None
+    if game is None:
+        db.session.rollback()
+        raise NotFound(public_id)
+    now = db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
+    return game.at(now)
+
+
 def _lock_time() -> datetime:
     """When the lock of the change under way was granted, by the deciding clock."""
     return db.session.info[LOCKED_AT]
 
 
-def _hand(game: Game, number: int) -> HandRecord:
+def _hand(game: Any, number: int) -> Any:
     if not 1 <= number <= len(game.hands):
         db.session.rollback()
         raise NotFound(number)
     return game.hands[number - 1]
 
 
-def _refuse(game: Game, *problems: Problem) -> Outcome:
+def _refuse(game: games.AnyGame, *problems: Problem) -> Outcome:
     db.session.rollback()
     return Outcome(game.public_id, problems=problems)
 
@@ -137,7 +155,7 @@ def _deny() -> NotAllowed:
     return NotAllowed()
 
 
-def _stale(game: Game) -> Outcome:
+def _stale(game: games.AnyGame) -> Outcome:
     db.session.rollback()
     return Outcome(game.public_id, stale=True)
 
@@ -152,17 +170,31 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
     return Outcome(public_id, secret=secret)
 
 
+def _commit_values(game: games.GameState, kind: str, hand: int | None = None) -> Outcome:
+    """Log one change of a game locked by `_locked_values` (its rows written already), and store it."""
+    version = game.version + 1
+    rows.bump(game.id, version)
+    _announce(game.id, version, kind, hand)
+    db.session.commit()
+    return Outcome(game.public_id)
+
+
 def _log(game: Game, kind: str, hand: int | None = None) -> None:
     """Bump `game`'s version and log the event, announced to every process once the transaction commits."""
     game.version = (game.version or 0) + 1
     if game.id is None:
         db.session.flush()
-    db.session.add(Event(game_id=game.id, version=game.version, kind=kind, hand=hand))
+    _announce(game.id, game.version, kind, hand)
+
+
+def _announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
+    """Log that a game reached `version`, so that every screen follows once the transaction commits."""
+    rows.log(game_id, version, kind, hand)
     if db.session.get_bind().dialect.name == "postgresql":
         # Delivered when the transaction commits, to every process that listens (see live.py).
-        db.session.execute(select(func.pg_notify(CHANNEL, f"{game.id}:{game.version}")))
+        db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
     # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
-    db.session.info.setdefault(CHANGES, []).append((game.id, game.version))
+    db.session.info.setdefault(CHANGES, []).append((game_id, version))
 
 
 # --- new games ------------------------------------------------------------------------
@@ -321,18 +353,40 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
                        after=public_id)
 
 
+def _cards_of_hand(table: Table, number: int) -> int | None:
+    """The cards dealt in hand `number`; None when the game has no such hand (it is over)."""
+    planned = rules.cards_per_hand(table)
+    return planned[number - 1] if number <= len(planned) else None
+
+
 def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
     """Open the hand after the last one, or finish the game if none is left."""
-    planned = rules.cards_per_hand(table)
     number = len(game.hands) + 1
-    if number > len(planned):
+    cards = _cards_of_hand(table, number)
+    if cards is None:
         game.finished_at = game.finished_at or utcnow()
         return None
-    record = HandRecord(number=number, cards=planned[number - 1], stored_phase=Phase.BIDDING,
-                        cannons=table.options.cannonball)
+    record = HandRecord(number=number, cards=cards, stored_phase=Phase.BIDDING, cannons=table.options.cannonball)
     record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
     game.hands.append(record)
     return record
+
+
+def _close_hand(game: games.GameState, table: Table, before: games.HandState, after: games.HandState) -> Outcome:
+    """Store a scored hand and open the next one, or finish the game if none is left."""
+    after = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
+    rows.write_hand(game.id, before, after)
+    number = len(game.hands) + 1
+    cards = _cards_of_hand(table, number)
+    if cards is None:
+        finished_at = game.finished_at or utcnow()
+        finished = replace(game, finished_at=finished_at,
+                           hands=tuple(after if h.number == after.number else h for h in game.hands))
+        # What the crew's statistics read, from the game as it now stands.
+        rows.finish(game.id, finished_at, games.summary_of(finished))
+    else:
+        rows.open_hand(game.id, number, cards, table.options.cannonball, len(game.seats))
+    return _commit_values(game, "score", after.number)
 
 
 # --- the games list -------------------------------------------------------------------
@@ -426,8 +480,8 @@ def _forget_hidden_bid(game: Game, position: int) -> tuple[str, int | None]:
     return f"{games.BID_CLEARED}{position}", record.number
 
 
-def _seat_at(game: Game, position: int | None) -> Seat | None:
-    return game.seats[position] if position is not None and 0 <= position < len(game.seats) else None
+def _seat_at(seats: Sequence[SeatOf], position: int | None) -> SeatOf | None:
+    return seats[position] if position is not None and 0 <= position < len(seats) else None
 
 
 def _already_seated(game: Game, actor: Actor) -> Outcome | None:
@@ -444,7 +498,7 @@ def _already_seated(game: Game, actor: Actor) -> Outcome | None:
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
     """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
     game = _locked(public_id)
-    seat = _seat_at(game, position)
+    seat = _seat_at(game.seats, position)
     if seat is None:
         return _refuse(game, Problem(N_("Pick your name from the list.")))
     seated = _already_seated(game, identify(game, credentials))
@@ -482,7 +536,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     """
     count_try(buckets)
     game = _locked(public_id)
-    seat = _seat_at(game, position)
+    seat = _seat_at(game.seats, position)
     if seat is None:
         return _refuse(game, Problem(N_("Pick your name from the list.")))
     if identify(game, credentials).role != Role.VIEWER:
@@ -539,7 +593,7 @@ def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outc
 def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
     if not identify(game, credentials).is_host:
         raise _deny()
-    seat = _seat_at(game, position)
+    seat = _seat_at(game.seats, position)
     if seat is None:
         db.session.rollback()
         raise NotFound(position)
@@ -558,7 +612,7 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
 # --- bids -----------------------------------------------------------------------------
 
 
-def _entering_for(game: Game, actor: Actor, seat: int | None) -> int | None:
+def _entering_for(game: games.AnyGame, actor: Actor, seat: int | None) -> int | None:
     """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
     without a phone; None for no such seat."""
     if actor.role == Role.VIEWER:
@@ -567,20 +621,22 @@ def _entering_for(game: Game, actor: Actor, seat: int | None) -> int | None:
         if seat is not None and seat != actor.seat:
             raise _deny()
         return actor.seat
-    target = _seat_at(game, seat)
+    seats: Sequence[Seat | games.SeatState] = game.seats
+    target = _seat_at(seats, seat)
     if target is not None and target.token_hash is not None:
         # The host enters for players without a phone only: a phone's bid, load or trick is its own.
         raise _deny()
     return target.position if target is not None else None
 
 
-def _count_when_all_in(record: HandRecord, all_in: bool, waiting: Phase, counting: Phase,
-                       count_seconds: float) -> bool:
+def _count_when_all_in(all_in: bool, waiting: Phase, counting: Phase,
+                       count_seconds: float) -> tuple[Phase, datetime | None]:
     """Secrets revealed together: once every seat's is in, YO-HO-HO counts (again, after any change)
-    and they show when it ends, by the clock of `games.as_it_stands`. Whether the count runs."""
-    record.stored_phase = counting if all_in else waiting
-    record.reveal_at = _lock_time() + timedelta(seconds=count_seconds) if all_in else None
-    return all_in
+    and they show when it ends, by the clock of `games.as_it_stands`. The hand's phase and the
+    count's end to store."""
+    if all_in:
+        return counting, _lock_time() + timedelta(seconds=count_seconds)
+    return waiting, None
 
 
 def place_bid(public_id: str, credentials: Credentials, number: int, seat: int | None, bid: int | None,
@@ -591,7 +647,7 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
     it again and moves the version by one, whatever the value, so nothing another screen
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
-    game = _locked(public_id)
+    game = _locked_values(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
@@ -602,17 +658,15 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
     if bid is None or not 0 <= bid <= record.cards:
         return _refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
                                      number, (game.seats[seat].name,)))
-    record.entries[seat].bid = bid
-    counting = _count_when_all_in(record, all(e.bid is not None for e in record.entries), Phase.BIDDING,
-                                  Phase.COUNTING, count_seconds)
+    entries = tuple(replace(e, bid=bid, ready=True) if e.position == seat else e for e in record.entries)
+    counting = all(e.bid is not None for e in entries)
+    phase, reveal_at = _count_when_all_in(counting, Phase.BIDDING, Phase.COUNTING, count_seconds)
     if counting:
-        for entry in record.entries:
-            # Ready for the results the moment the count ends, with no write needed then.
-            entry.tricks = None
-            entry.shot = None
-            entry.done = entry.fixing = False
+        # Ready for the results the moment the count ends, with no write needed then.
+        entries = tuple(replace(e, tricks=None, shot=None, loaded=False, done=False, fixing=False) for e in entries)
+    rows.write_hand(game.id, record, replace(record, entries=entries, stored_phase=phase, reveal_at=reveal_at))
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
-    return _commit(game, "count" if counting else "bid", number)
+    return _commit_values(game, "count" if counting else "bid", number)
 
 
 def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int | None, shot: str | None,
@@ -640,8 +694,8 @@ def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int
         return _refuse(game, Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
                                      players=(game.seats[seat].name,)))
     record.entries[seat].shot = shot
-    firing = _count_when_all_in(record, all(e.shot is not None for e in record.entries), Phase.LOADING,
-                                Phase.FIRING, count_seconds)
+    firing = all(e.shot is not None for e in record.entries)
+    record.stored_phase, record.reveal_at = _count_when_all_in(firing, Phase.LOADING, Phase.FIRING, count_seconds)
     return _commit(game, "fire" if firing else "load", number)
 
 
@@ -670,11 +724,6 @@ def change_cards(public_id: str, credentials: Credentials, number: int, cards: i
 
 
 # --- results --------------------------------------------------------------------------
-
-
-def _played_hand(game: Game, record: HandRecord) -> Hand:
-    """The hand in play as stored; a result not entered yet has no tricks."""
-    return games.hand_of(game, record)
 
 
 # A step of the tricks nobody won: counted on the stored total, so two phones never overwrite each other.
@@ -709,7 +758,8 @@ def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) 
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
-def _settle(game: Game, record: HandRecord, editing: int | None) -> list[Problem]:
+def _settle(game: games.GameState, record: games.HandState,
+            editing: int | None) -> tuple[games.HandState, list[Problem]]:
     """After a change of results: the players of a clash that all of them have entered check theirs again.
 
     Their "done" is withdrawn and they are marked as fixing, so each phone shows one state
@@ -717,23 +767,36 @@ def _settle(game: Game, record: HandRecord, editing: int | None) -> list[Problem
     again; it goes back once more only when all of them did. Once a clash is settled by
     someone else's change (the other player's, a trick nobody won), a result sent back for it
     stands again as entered; the seat `editing` its result now stays open until it says Done.
-    Returns the clashes left.
+    Returns the hand so settled and the clashes left.
     """
     names = [seat.name for seat in game.seats]
-    by_name = {names[entry.position]: entry for entry in record.entries}
-    clashes = games.clashes(game, record)
-    concerned = {name for problem in clashes for name in problem.players}
+    seat_of = {name: position for position, name in enumerate(names)}
+    entries = list(record.entries)
+    concerned = {name for problem in games.find_clashes(game, record) for name in problem.players}
     for entry in record.entries:
         if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
-            entry.fixing, entry.done = False, True
+            entries[entry.position] = replace(entry, fixing=False, done=True)
     # Restored results may clash anew; a clash goes back once all its players say they are done
     # (while one of them is still fixing it, the others' results stand).
-    clashes = games.clashes(game, record)
+    record = replace(record, entries=tuple(entries))
+    clashes = games.find_clashes(game, record)
     for problem in clashes:
-        if all(by_name[name].done for name in problem.players):
+        if all(entries[seat_of[name]].done for name in problem.players):
             for name in problem.players:
-                by_name[name].fixing, by_name[name].done = True, False
-    return clashes
+                entries[seat_of[name]] = replace(entries[seat_of[name]], fixing=True, done=False)
+    return replace(record, entries=tuple(entries)), clashes
+
+
+def _with_entered(game: games.GameState, record: games.HandState, hand: Hand) -> games.HandState:
+    """The stored hand with the values of the rules' `hand` entered (the phones' done and fixing kept)."""
+    positions = {s.name: s.position for s in game.seats}
+    entries = list(record.entries)
+    for entry in hand.entries:
+        position = positions[entry.player]
+        values = {**_entry_columns(entry, positions), "ready": entry.bid is not None, "loaded": entry.shot is not None}
+        values["loot_with"] = tuple(values["loot_with"])
+        entries[position] = replace(entries[position], **values)
+    return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
 
 
 def record_results(public_id: str, credentials: Credentials, number: int, results: Results) -> Outcome:
@@ -744,7 +807,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
-    game = _locked(public_id)
+    game = _locked_values(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
@@ -752,7 +815,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     if record.phase != Phase.PLAYING:
         return _stale(game)
     table = games.table_of(game)
-    current = _played_hand(game, record)
+    current = games.hand_of(game, record)
     # Every bid is in once a hand is played.
     revealed = [e.revealed_bid or 0 for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
@@ -781,20 +844,18 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
                              lost != current.lost_tricks)
     if problems:
         return _refuse(game, *problems)
-    _store_entries(game, record, hand)
+    after = _with_entered(game, record, hand)
     if phone is not None and results.intent not in LOST_STEPS:
-        mine = record.entries[phone]
-        mine.done = results.intent in (Intent.DONE, Intent.MADE)
-        if mine.done:
-            mine.fixing = False
+        done = results.intent in (Intent.DONE, Intent.MADE)
+        mine = after.entries[phone]
+        after = _with_entry(after, replace(mine, done=done, fixing=mine.fixing and not done))
     editing = actor.seat if results.intent in (Intent.DRAFT, Intent.TRICK, Intent.CHANGE) else None
-    clashes = [] if closing else _settle(game, record, editing)
-    everyone_done = all(e.done for e in record.entries) and not clashes
+    after, clashes = (after, []) if closing else _settle(game, after, editing)
+    everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
-        record.stored_phase = Phase.SCORED
-        _open_next_hand(game, table)
-        return _commit(game, "score", number)
-    return _commit(game, "result", number)
+        return _close_hand(game, table, record, after)
+    rows.write_hand(game.id, record, after)
+    return _commit_values(game, "result", number)
 
 
 def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int, cards: str) -> Outcome:
@@ -804,7 +865,7 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
-    game = _locked(public_id)
+    game = _locked_values(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     if actor.role == Role.VIEWER:
@@ -822,7 +883,7 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
         return _refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
     seat = (lead + judgement.winner) % count
     _entering_for(game, actor, seat)
-    current = _played_hand(game, record)
+    current = games.hand_of(game, record)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)
     for kind, taken in judgement.captures.as_bonuses().items():
@@ -835,10 +896,10 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
     problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
     if problems:
         return _refuse(game, *problems)
-    _store_entries(game, record, hand)
-    record.entries[seat].done = False
-    _settle(game, record, seat)
-    return _commit(game, "result", number)
+    after = _with_entered(game, record, hand)
+    after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
+    rows.write_hand(game.id, record, after)
+    return _commit_values(game, "result", number)
 
 
 def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Hand) -> Outcome:
@@ -857,6 +918,18 @@ def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Ha
     return _commit(game, "correct", number)
 
 
+def _with_entry(record: games.HandState, entry: games.EntryState) -> games.HandState:
+    """The hand with one entry changed."""
+    return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
+
+
+def _entry_columns(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
+    """What is stored of a rules' entry, seats by position."""
+    return {"bid": entry.bid, "tricks": entry.tricks, "bonuses": {k: v for k, v in entry.bonuses.items() if v},
+            "loot_with": [positions[p] for p in entry.loot_with], "wager": entry.wager, "shot": entry.shot,
+            "bid_changed_from": entry.bid_changed_from}
+
+
 def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
     """Write a hand's values (as given by the rules' Hand) into its records."""
     positions = {s.name: s.position for s in game.seats}
@@ -865,13 +938,8 @@ def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
     by_position = {e.position: e for e in record.entries}
     for entry in hand.entries:
         stored = by_position[positions[entry.player]]
-        stored.bid = entry.bid
-        stored.tricks = entry.tricks
-        stored.bonuses = {k: v for k, v in entry.bonuses.items() if v}
-        stored.loot_with = [positions[p] for p in entry.loot_with]
-        stored.wager = entry.wager
-        stored.shot = entry.shot
-        stored.bid_changed_from = entry.bid_changed_from
+        for column, value in _entry_columns(entry, positions).items():
+            setattr(stored, column, value)
 
 
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
