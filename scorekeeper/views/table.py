@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -11,10 +10,10 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Response, current_app, request, stream_with_context, url_for
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
-from .. import forms, games, rules, service
+from .. import event_stream, forms, games, rules, service
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
@@ -258,6 +257,12 @@ def event(kind: str, data: str, edition: int | None = None) -> str:
     return (f"id: {edition}\n" if edition is not None else "") + f"event: {kind}\n{lines}\n"
 
 
+def shared_event(screen: str, state: games.GameState, kind: str, data: str) -> event_stream.SharedEvent:
+    """An event every `screen` of the game is sent alike at this edition, in this language: compressed once."""
+    return event_stream.SharedEvent((screen, state.id, state.edition, str(get_locale()), kind),
+                                    event(kind, data, state.edition))
+
+
 @dataclass(frozen=True)
 class PushedPage:
     """A page besides the hand whose stream pushes its shared part (`#table`, rendered once per edition
@@ -273,7 +278,7 @@ PUSHED_PAGES: dict[str, PushedPage] = {}
 
 
 def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: int, card_seen: str | None,
-               view: str | None) -> Iterator[str]:
+               view: str | None) -> Iterator[str | event_stream.SharedEvent]:
     """The stream of one screen: each new edition of the shared table, and its own card when that changed.
 
     The shared table comes from the per-edition cache, so however many screens follow a
@@ -304,7 +309,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             if pushed is not None:
                 if state.edition > edition_seen:
                     edition_seen = state.edition
-                    yield event("table", pushed.shared(state), state.edition)
+                    yield shared_event(f"page {view}", state, "table", pushed.shared(state))
                 if pushed.card_key is not None and pushed.card is not None:
                     me = identify(state, creds)
                     key = pushed.card_key(state, me)
@@ -315,11 +320,11 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 # The edition, not the version: the end of a count (no write) moves these pages too.
                 if state.edition > edition_seen:
                     edition_seen = state.edition
-                    yield event("changed", str(state.edition))
+                    yield shared_event(f"page {view}", state, "changed", str(state.edition))
             elif found is not None:
                 if state.edition > edition_seen:
                     edition_seen = state.edition
-                    yield event("table", matches.shared_screen(found, state), state.edition)
+                    yield shared_event("shelf", state, "table", matches.shared_screen(found, state))
                 me = identify(state, creds)
                 key = matches.card_key(found, me)
                 if key != card_seen:
@@ -328,8 +333,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             else:
                 if state.edition > edition_seen:
                     edition_seen = state.edition
-                    shared = shared_table(state)
-                    yield event("table", str(shared), state.edition)
+                    yield shared_event("hand", state, "table", str(shared_table(state)))
                 me = identify(state, creds)
                 key = card_key(state, me)
                 record = games.current_hand(state)
@@ -352,15 +356,6 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 yield ": still here\n\n"
 
 
-def gzipped(chunks: Iterator[str]) -> Iterator[bytes]:
-    """A stream compressed as it goes: each event leaves at once, and repeats of the last table cost little."""
-    # A small window and memory level: thousands of streams stay open, each with its own compressor.
-    compressor = zlib.compressobj(6, zlib.DEFLATED, 16 + 13, 5)
-    for chunk in chunks:
-        yield compressor.compress(chunk.encode()) + compressor.flush(zlib.Z_SYNC_FLUSH)
-    yield compressor.flush()
-
-
 @bp.get("/games/<public_id>/events")
 def events(public_id: str):
     """Server-sent events: the shared table of each new edition, and this browser's card when it changed."""
@@ -373,10 +368,12 @@ def events(public_id: str):
     except ValueError:
         edition_seen = -1
     card_seen = request.args.get("card")
-    stream = stream_with_context(live_table(public_id, state.id, credentials(public_id), edition_seen,
-                                            card_seen, view))
+    # Flask's typing has it yield text; it passes on whatever the generator yields.
+    stream = stream_with_context(live_table(public_id, state.id, credentials(public_id),  # type: ignore[type-var]
+                                            edition_seen, card_seen, view))
     compress = "gzip" in request.headers.get("Accept-Encoding", "")
-    response = Response(gzipped(stream) if compress else stream, mimetype="text/event-stream")
+    body = event_stream.gzipped(stream, games.cache("compressed events")) if compress else event_stream.plain(stream)
+    response = Response(body, mimetype="text/event-stream")
     if compress:
         response.headers["Content-Encoding"] = "gzip"
     response.headers["Vary"] = "Accept-Encoding"

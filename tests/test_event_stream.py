@@ -1,0 +1,64 @@
+"""The live stream's gzip: valid as a whole and as it goes, and a shared event compressed once for every screen."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+
+from scorekeeper.event_stream import SharedEvent, gzipped, plain
+from scorekeeper.games import VersionCache
+
+
+def table(edition: int) -> SharedEvent:
+    """A shared table that changes a little from one edition to the next, as a real one does."""
+    rows = "".join(f"<tr><td>Player {n}</td><td>{n * edition}</td></tr>" for n in range(6))
+    return SharedEvent(("hand", 1, edition), f"id: {edition}\nevent: table\ndata: <table>{rows}</table>\n\n")
+
+
+def card(name: str, edition: int) -> str:
+    return f"event: card\ndata: <div id=\"card\">{name}'s card at {edition}</div>\n\n"
+
+
+def test_the_stream_is_one_valid_gzip_of_every_event_in_order() -> None:
+    events = ["retry: 1000\n\n", table(1), card("Anne", 1), table(2), ": still here\n\n", table(3), card("Anne", 3)]
+    body = b"".join(gzipped(events, VersionCache()))
+    # gzip checks the trailer's checksum and length too.
+    assert gzip.decompress(body).decode() == "".join(plain(events))
+
+
+def test_each_event_can_be_read_as_soon_as_it_arrives() -> None:
+    events = [table(1), card("Anne", 1), table(2)]
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    for item, block in zip(events, gzipped(events, VersionCache()), strict=False):
+        assert inflate.decompress(block).decode() == next(plain([item]))
+
+
+def test_screens_with_the_same_last_table_get_the_same_bytes_for_the_next_compressed_once() -> None:
+    kept = VersionCache()
+    compressions = []
+
+    class Counting(VersionCache):
+        def put(self, key, value) -> None:  # noqa: ANN001
+            compressions.append(key)
+            kept.put(key, value)
+
+        def get(self, key):  # noqa: ANN001, ANN201
+            return kept.get(key)
+
+    counting = Counting()
+    phones = [list(gzipped(["retry: 1000\n\n", table(1), table(2)], counting)) for _ in range(6)]
+    # A seventh screen was sent its own card after the first table: its next table refers to that card.
+    host = list(gzipped(["retry: 1000\n\n", table(1), card("Host", 1), table(2)], counting))
+    assert all(phone == phones[0] for phone in phones)
+    assert host[1] == phones[0][1]
+    assert host[-2] != phones[0][-2]
+    # Table 1 once (nothing before it), table 2 once after table 1, once after the host's card.
+    assert len(compressions) == 3
+    # And each stream still reads as what it was sent.
+    assert gzip.decompress(b"".join(host)).decode().endswith(table(2).text)
+
+
+def test_the_next_table_refers_back_to_the_last_so_it_costs_little() -> None:
+    alone = len(b"".join(gzipped([table(2)], VersionCache())))
+    after = list(gzipped([table(1), table(2)], VersionCache()))
+    assert len(after[1]) < alone / 2
