@@ -199,6 +199,8 @@ class EntryState:
 class HandState:
     """One hand as stored, with its phase at the moment the game was looked at."""
 
+    # Its row, which a change writes to.
+    id: int
     number: int
     cards: int
     lost_tricks: int
@@ -292,7 +294,7 @@ _SEATS_OF_GAME = (
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
     .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
 _ENTRIES_OF_GAME = (
-    select(_games.c.version, _hands.c.number, _hands.c.cards, _hands.c.lost_tricks,
+    select(_games.c.version, _hands.c.id.label("hand_id"), _hands.c.number, _hands.c.cards, _hands.c.lost_tricks,
            _hands.c.phase.label("stored_phase"), _hands.c.corrected, _hands.c.reveal_at, _hands.c.cannons,
            _entries.c.position, _entries.c.bid, _entries.c.tricks,
            _entries.c.bonuses, _entries.c.loot_with, _entries.c.wager, _entries.c.shot, _entries.c.bid_changed_from,
@@ -331,8 +333,8 @@ def _read_game_once(game_id: int) -> GameState | None:
                                   bool(row.done), row.bid is not None, bool(row.fixing), row.shot is not None))
         if index + 1 == len(hand_rows) or hand_rows[index + 1].number != row.number:
             phase = Phase(row.stored_phase)
-            hands.append(HandState(row.number, row.cards, row.lost_tricks, phase, row.corrected, row.reveal_at,
-                                   tuple(entries), phase, bool(row.cannons)))
+            hands.append(HandState(row.hand_id, row.number, row.cards, row.lost_tricks, phase, row.corrected,
+                                   row.reveal_at, tuple(entries), phase, bool(row.cannons)))
             entries = []
     bidding = next((h.number for h in hands if h.stored_phase == Phase.BIDDING), None)
     cleared: frozenset[int] = frozenset()
@@ -418,6 +420,17 @@ def cached(game_id: int, version: int, now: datetime | None = None) -> GameState
     return as_it_stands(state, now or utcnow()) if state is not None else None
 
 
+def kept_or_read(game_id: int, version: int) -> GameState | None:
+    """The game at `version` as this process keeps it, or read now and kept (under the version it was read at)."""
+    kept = cache("games")
+    state = kept.get((game_id, version))
+    if state is None:
+        state = read_state(game_id)
+        if state is not None:
+            kept.put((state.id, state.version), state)
+    return state
+
+
 def load(public_id: str, now: datetime | None = None) -> GameState | None:
     """The game with this public id as plain values, as it stands now; None if there is none.
 
@@ -429,14 +442,9 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
         row = db.session.connection().execute(_VERSION_OF_GAME, {"public_id": public_id}).first()
         if row is None:
             return None
-        key = (row.id, row.version)
-        games = cache("games")
-        state = games.get(key)
+        state = kept_or_read(row.id, row.version)
         if state is None:
-            state = read_state(row.id)
-            if state is None:
-                return None
-            games.put((state.id, state.version), state)
+            return None
         shown = as_it_stands(state, now or utcnow())
         if shown is not None:
             return shown

@@ -15,7 +15,6 @@ from sqlalchemy import Table, bindparam, insert, select, update
 
 from . import games
 from .extensions import db
-from .games import GameState
 from .models import EntryRecord, Event, Game, HandRecord, Phase, utcnow
 
 _games, _hands, _entries, _events = (cast(Table, model.__table__) for model in (Game, HandRecord, EntryRecord, Event))
@@ -29,19 +28,10 @@ _LOCK = select(_games.c.id, _games.c.version).where(
 
 def lock(public_id: str) -> tuple[int, int] | None:
     """Lock a game's row until the transaction ends; its id and version, or None if there is no such game."""
+    if not games.PUBLIC_ID.fullmatch(public_id):
+        return None
     row = db.session.connection().execute(_LOCK, {"public_id": public_id}).first()
     return (row.id, row.version) if row is not None else None
-
-
-def state(game_id: int, version: int) -> GameState | None:
-    """The game at `version`, as this process keeps it for the pages or read now (the lock holds it still)."""
-    kept = games.cache("games")
-    found = kept.get((game_id, version))
-    if found is None:
-        found = games.read_state(game_id)
-        if found is not None:
-            kept.put((game_id, version), found)
-    return found
 
 
 def entry_values(entry: games.EntryState) -> dict[str, Any]:
@@ -51,15 +41,10 @@ def entry_values(entry: games.EntryState) -> dict[str, Any]:
             "done": entry.done, "fixing": entry.fixing}
 
 
-def _hand_id(game_id: int, number: int) -> int:
-    return db.session.connection().execute(
-        select(_hands.c.id).where(_hands.c.game_id == game_id, _hands.c.number == number)).scalar_one()
-
-
-def write_hand(game_id: int, before: games.HandState, after: games.HandState) -> None:
+def write_hand(before: games.HandState, after: games.HandState) -> None:
     """Store what changed in one hand: its own columns, and the entries that differ (each one row)."""
     connection = db.session.connection()
-    hand_id = _hand_id(game_id, before.number)
+    hand_id = before.id
     changed = {column: value for column, value, was in (
         ("phase", after.stored_phase, before.stored_phase), ("reveal_at", after.reveal_at, before.reveal_at),
         ("lost_tricks", after.lost_tricks, before.lost_tricks), ("cards", after.cards, before.cards),

@@ -39,7 +39,7 @@ from .pad import Pad
 from .rules import N_, Entry, Hand, Problem, Table
 
 # A seat as stored, or as the pages read it.
-SeatOf = TypeVar("SeatOf", Seat, games.SeatState, Seat | games.SeatState)
+SeatOf = TypeVar("SeatOf")
 
 
 class NotFound(LookupError):
@@ -124,8 +124,9 @@ def _locked_values(public_id: str) -> games.GameState:
     stand by the deciding clock read under the lock, as `_locked`'s do.
     """
     begin_write()
-    found = rows.lock(public_id) if games.PUBLIC_ID.fullmatch(public_id) else None
-    game = rows.state(*found) if found is not None else None
+    found = rows.lock(public_id)
+    # Under the lock the version cannot move, so the game kept (or read) for it is the game.
+    game = games.kept_or_read(*found) if found is not None else None
     if game is None:
         db.session.rollback()
         raise NotFound(public_id)
@@ -375,7 +376,7 @@ def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
 def _close_hand(game: games.GameState, table: Table, before: games.HandState, after: games.HandState) -> Outcome:
     """Store a scored hand and open the next one, or finish the game if none is left."""
     after = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
-    rows.write_hand(game.id, before, after)
+    rows.write_hand(before, after)
     number = len(game.hands) + 1
     cards = _cards_of_hand(table, number)
     if cards is None:
@@ -664,7 +665,7 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
     if counting:
         # Ready for the results the moment the count ends, with no write needed then.
         entries = tuple(replace(e, tricks=None, shot=None, loaded=False, done=False, fixing=False) for e in entries)
-    rows.write_hand(game.id, record, replace(record, entries=entries, stored_phase=phase, reveal_at=reveal_at))
+    rows.write_hand(record, replace(record, entries=entries, stored_phase=phase, reveal_at=reveal_at))
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
     return _commit_values(game, "count" if counting else "bid", number)
 
@@ -854,7 +855,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
         return _close_hand(game, table, record, after)
-    rows.write_hand(game.id, record, after)
+    rows.write_hand(record, after)
     return _commit_values(game, "result", number)
 
 
@@ -898,7 +899,7 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
         return _refuse(game, *problems)
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
-    rows.write_hand(game.id, record, after)
+    rows.write_hand(record, after)
     return _commit_values(game, "result", number)
 
 
