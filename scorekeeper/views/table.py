@@ -258,9 +258,15 @@ def event(kind: str, data: str, edition: int | None = None) -> str:
 
 
 def shared_event(screen: str, state: games.GameState, kind: str, data: str) -> event_stream.SharedEvent:
-    """An event every `screen` of the game is sent alike at this edition, in this language: compressed once."""
-    return event_stream.SharedEvent((screen, state.id, state.edition, str(get_locale()), kind),
-                                    event(kind, data, state.edition))
+    """An event every `screen` of the game is sent alike at this edition, in this language: written out and
+    compressed once per process, whichever of its streams comes first."""
+    key = (screen, state.id, state.edition, str(get_locale()), kind)
+    kept = games.cache("shared events")
+    text = kept.get(key)
+    if text is None:
+        text = event(kind, data, state.edition)
+        kept.put(key, text)
+    return event_stream.SharedEvent(key, text)
 
 
 @dataclass(frozen=True)
