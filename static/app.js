@@ -99,15 +99,11 @@
     }
   });
 
-  // Live updates. On the hand page and the screens of the other games (Skip-Bo, Dracula, the
-  // free pad) the stream pushes the shared table (the same for everyone at the table) and, only
-  // when it changed, this browser's own card; the pad, big screen, end and join pages still get
-  // the new version and fetch themselves again.
-  var source = null;
-  var sourceUrl = null;
-  var refreshing = false;
-  var latest = null;
-  var behind = false;
+  // Live updates: htmx's SSE extension keeps each page's stream (see the `live` macro) and swaps in
+  // what it pushes: the shared table (the same for everyone at the table) and, only when it changed,
+  // this browser's own card. What the extension cannot know is done here: a push never takes the page
+  // back in time, waits while this browser's own request is on its way, and leaves what the player
+  // has open or typed as it was.
   var openPanels = null;
   var keepSwap = false;
   var clockOffset = 0;  // server time minus this device's time, for the count
@@ -216,8 +212,7 @@
   // While this browser's own request is on its way, pushes wait: its answer redraws the page
   // anyway, and a push in between would redraw it twice under the player's fingers.
   var ownRequests = 0;
-  var heldTable = null;
-  var heldCard = null;
+  var held = {};
   document.addEventListener("htmx:beforeRequest", function () { ownRequests += 1; });
   document.addEventListener("htmx:afterRequest", function () {
     ownRequests = Math.max(0, ownRequests - 1);
@@ -226,118 +221,74 @@
   });
   function showHeld() {
     if (ownRequests > 0) return;
-    var table = heldTable, card = heldCard;
-    heldTable = heldCard = null;
-    if (table) showTable(table[0], table[1]);
-    if (card) showCard(card);
+    ["table", "card"].forEach(function (type) {
+      var message = held[type];
+      delete held[type];
+      if (!message || !wanted(message) || !document.body.contains(message.stream)) return;
+      before(message);
+      htmx.swap(message.stream, message.data, { swapStyle: "none" });
+      after(message);
+    });
   }
 
-  // The shared table of a newer edition: each of its parts replaces the part with its id.
-  function showTable(html, edition) {
-    if (ownRequests > 0) {
-      if (!heldTable || edition > heldTable[1]) heldTable = [html, edition];
-      return;
+  // Whether a pushed part is news to this page: a shared table of a newer edition, a card whose
+  // key differs from the one shown (its own answer may have shown it already), never an older card.
+  function wanted(message) {
+    if (message.type === "table") {
+      var shown = editionOf(document.getElementById("table"));
+      return shown === null || message.edition > shown;
     }
-    var shown = editionOf(document.getElementById("table"));
-    if (shown === null || edition <= shown) return;
-    // A copy of the list: each part moves into the page, out of the parsed fragment.
-    Array.prototype.slice.call(parse(html).children).forEach(function (part) {
-      var old = part.id && document.getElementById(part.id);
-      if (old && old.closest("#main")) old.replaceWith(part);
-    });
+    var incoming = parse(message.data).firstElementChild;
+    var card = document.getElementById("card");
+    return Boolean(incoming && card && card.dataset.key !== incoming.dataset.key &&
+                   editionOf(incoming) >= editionOf(card));
+  }
+
+  // The player's own card, redrawn because its own data changed, keeps the panels open on it.
+  function before(message) {
+    var card = document.getElementById("card");
+    openPanels = message.type === "card" && card ? openPanelIds(card) : null;
+  }
+  function after(message) {
+    if (message.type === "card") {
+      reopen(openPanels);
+      openPanels = null;
+      rememberedPanels();
+      restoreUnsaved();
+    } else {
+      runCount();
+    }
     announce("redraw");
-    runCount();
+    // The game ended, the next one started, this phone was let in: the page goes on by itself.
     var follow = document.querySelector("#main [data-follow]");
-    if (follow && window.htmx) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
-      .then(function () { history.pushState({}, "", follow.getAttribute("href")); connect(); });
+    if (follow) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
+      .then(function () { history.pushState({}, "", follow.getAttribute("href")); });
   }
 
-  // This browser's own card, pushed because its own data changed (the hand moved on, the
-  // host corrected it, the seat was freed); never because of another player's change.
-  function showCard(html) {
+  function messageOf(event) {
+    var message = event.detail;
+    return { type: message.type, data: message.data, edition: parseInt(message.lastEventId, 10),
+             stream: event.target };
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var message = messageOf(event);
     if (ownRequests > 0) {
-      heldCard = html;
-      return;
+      held[message.type] = message;
+      event.preventDefault();
+    } else if (!wanted(message)) {
+      event.preventDefault();
+    } else {
+      before(message);
     }
-    var incoming = parse(html).firstElementChild;
-    var card = document.getElementById("card");
-    if (!incoming || !card || card.dataset.key === incoming.dataset.key) return;
-    if (editionOf(incoming) < editionOf(card)) return;
-    var panels = openPanelIds(card);
-    var focused = document.activeElement && card.contains(document.activeElement) ? document.activeElement.id : null;
-    card.replaceWith(incoming);
-    if (window.htmx) htmx.process(incoming);
-    reopen(panels);
-    rememberedPanels();
-    restoreUnsaved();
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
-    announce("redraw");
-  }
-
-  // Other pages (pad, big screen) fetch themselves again when the game moved on.
-  function refresh() {
-    if (!window.htmx) return;
-    if (refreshing) {
-      behind = true;
-      return;
-    }
-    refreshing = true;
-    var settled = false;
-    var done = function (dropped) {
-      if (settled) return;
-      settled = true;
-      clearTimeout(guard);
-      refreshing = false;
-      if (behind || dropped) {
-        behind = false;
-        // (Only on a page that follows the table: another page has nothing to catch up with.)
-        if (latest !== null && renderedVersion() !== null) onChanged(latest);
-      }
-    };
-    // A fetch that htmx drops (the player's own tap swapped the same area first) may never settle:
-    // never wait on it for good, or this screen would stop following the table.
-    var guard = setTimeout(function () { done(true); }, 4000);
-    var live = document.getElementById("live");
-    var url = live && live.dataset.page ? live.dataset.page : window.location.pathname;
-    var settle = function () { done(false); };
-    htmx.ajax("GET", url, { target: "#main", swap: "innerHTML", headers: { "X-Keep-Open": "1" } }).then(settle, settle);
-  }
-
-  function onChanged(version) {
-    var rendered = renderedVersion();
-    if (rendered === null || version > rendered) refresh();
-  }
-
-  function connect() {
-    var live = document.getElementById("live");
-    var base = live ? live.dataset.events : null;
-    if (base === sourceUrl) return;
-    if (source) source.close();
-    source = null;
-    sourceUrl = base;
-    // What the last stream announced says nothing of this page's game.
-    latest = null;
-    if (!base || !window.EventSource) return;
-    // Say what this screen shows, so the stream sends only what is newer.
-    var url = base;
-    var table = document.getElementById("table");
-    var card = document.getElementById("card");
-    if (table) {
-      url += (base.indexOf("?") < 0 ? "?" : "&") + "edition=" + editionOf(table) +
-        (card ? "&card=" + encodeURIComponent(card.dataset.key) : "");
-    }
-    source = new EventSource(url);
-    source.addEventListener("changed", function (event) {
-      latest = parseInt(event.data, 10);
-      onChanged(latest);
-    });
-    source.addEventListener("table", function (event) { showTable(event.data, parseInt(event.lastEventId, 10)); });
-    source.addEventListener("card", function (event) { showCard(event.data); });
-  }
+  });
+  document.addEventListener("htmx:sseMessage", function (event) { after(messageOf(event)); });
 
   function readClock() {
     var live = document.getElementById("live");
-    if (live && live.dataset.now) clockOffset = parseInt(live.dataset.now, 10) - Date.now();
+    // Once per page drawn: the clock on it is that of the moment it was sent.
+    if (!live || !live.dataset.now || live.dataset.clockRead) return;
+    clockOffset = parseInt(live.dataset.now, 10) - Date.now();
+    live.dataset.clockRead = "1";
   }
 
   // "YO… HO… HO!" until the moment the bids show; the stream pushes them then.
@@ -350,21 +301,14 @@
     var total = Math.max(revealAt - Date.now(), 250);
     var start = Date.now();
     var step = total / words.length;
-    var edition = editionOf(document.getElementById("table"));
     function tick() {
       if (!document.body.contains(count)) return;
       var elapsed = Date.now() - start;
       var shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
       var text = words.slice(0, shown).join(" ");
       if (count.textContent !== text) count.textContent = text;
-      if (elapsed < total) {
-        setTimeout(tick, 100);
-      } else {
-        // Should the stream be down, fetch the bids after all.
-        setTimeout(function () {
-          if (editionOf(document.getElementById("table")) === edition) refresh();
-        }, 2000);
-      }
+      // The bids come with the stream: one that was down sends them when it is back.
+      if (elapsed < total) setTimeout(tick, 100);
     }
     tick();
   }
@@ -386,7 +330,6 @@
   function pageReady() {
     rememberedPanels();
     readClock();
-    connect();
     runCount();
   }
   document.addEventListener("DOMContentLoaded", pageReady);

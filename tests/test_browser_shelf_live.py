@@ -56,8 +56,12 @@ def test_skipbo_a_count_arrives_while_another_is_typed(browser, live_server: str
 
 
 def test_free_pad_points_arrive_while_others_are_typed(browser, live_server: str) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
     host, phones = start(browser, live_server, "free-pad", {"#game-name": "Rummy"}, ("Anne", "Ben", "Cara"))
     anne, ben = phones["Anne"], phones["Ben"]
+    annes_requests: list[str] = []
+    anne.on("request", lambda request: annes_requests.append(request.url))
 
     def anne_saves() -> None:
         anne.fill("#points-0", "-3")
@@ -65,6 +69,9 @@ def test_free_pad_points_arrive_while_others_are_typed(browser, live_server: str
 
     typing_survives(ben, "#points-1", "12", anne_saves,
                     ben.locator(".status-list li", has_text="Anne").get_by_text("−3"))
+    # Her own save redrew Anne's page in one answer and kept the stream it had: no second request, no new stream.
+    expect(anne.locator(".status-list li", has_text="Anne").get_by_text("−3")).to_be_visible()
+    assert [url.rsplit("/", 1)[-1] for url in annes_requests] == ["play"]
     # The host, typing for both, keeps what it typed too when a phone saves.
     typing_survives(host, "#points-0", "5", lambda: (ben.get_by_role("button", name="Save").click()),
                     host.locator(".status-list li", has_text="Ben").get_by_text("12"))

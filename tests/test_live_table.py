@@ -101,7 +101,9 @@ def end_streams(app: Flask) -> None:
 
 HEAD = re.compile(r'<div id="hand".*?(?=<div id="card")', re.S)
 # (the page's two columns close after the board)
-TABLE_AND_BOARD = re.compile(r'<div id="table".*?(?=</div></div>\s*<div id="live")', re.S)
+TABLE_AND_BOARD = re.compile(r'<div id="table".*?(?=</div></div>\s*<div class="live")', re.S)
+# What the stream adds to each part: replace the element of its id wherever it is (htmx's out-of-band swap).
+SWAP_MARK = ' hx-swap-oob="true"'
 
 
 def shared_part(page: str) -> str:
@@ -123,9 +125,10 @@ def test_the_shared_table_is_the_same_bytes_for_everyone_and_holds_no_hidden_bid
         first = stream.next()
         assert first.kind == "table" and first.id == str(edition_of(app, url))
         tables[name] = first.data
-        # The page carries the very same bytes.
+        # The page carries the very same bytes, each of the three parts marked to take its place by its id.
         page = client.get(url).get_data(as_text=True)
-        assert re.sub(r"\s+", "", shared_part(page)) == re.sub(r"\s+", "", first.data), name
+        assert first.data.count(SWAP_MARK) == 3
+        assert re.sub(r"\s+", "", shared_part(page)) == re.sub(r"\s+", "", first.data.replace(SWAP_MARK, "")), name
         stream.close()
     assert len(set(tables.values())) == 1
     shared = tables["host"]
@@ -215,3 +218,48 @@ def test_the_bids_are_pushed_the_moment_the_count_ends_without_any_write(databas
         assert games.load(url.rsplit("/", 1)[-1]).version == version  # nothing was written
     stream.close()
     end_streams(app)
+
+
+def test_the_join_page_is_pushed_the_way_in_when_the_host_lets_the_phone_in(table) -> None:  # noqa: ANN001
+    """The waiting phone's own card, pushed when the host answers: no page fetch of its own."""
+    from tests.test_seats import code_of, let_in_buttons
+
+    app, url, clients = table
+    new_phone = app.test_client()
+    assert new_phone.post(f"{url}/join", data={"ask": "0"}).status_code == 303
+    page = new_phone.get(f"{url}/join").get_data(as_text=True)
+    key = re.search(r'<div id="card" data-key="([^"]+)"', page).group(1)
+    stream = Stream(new_phone, f"{url}/events?view=join&edition={edition_of(app, url)}&card={key}")
+    assert stream.nothing_within(0.3), "a waiting page with nothing new is sent nothing"
+    # Another phone's bid is no news to the join page; the host's answer is.
+    assert clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1}).status_code == 303
+    assert stream.nothing_within(0.3)
+    assert clients["host"].post(let_in_buttons(clients["host"], url)[code_of(new_phone, url)]).status_code == 303
+    pushed = stream.next()
+    assert pushed.kind == "card" and 'hx-swap-oob="true"' in pushed.data
+    assert "data-follow" in pushed.data and f'href="{url.split("localhost")[-1]}"' in pushed.data
+    stream.close()
+
+
+def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:  # noqa: ANN001
+    """A phone left on the end page is sent the link to the rematch the host started, and follows it."""
+    app, url, clients = table
+    with app.app_context():
+        public_id = url.rsplit("/", 1)[-1]
+        from scorekeeper import service
+        from scorekeeper.access import Credentials
+        game = games.find_game(public_id)
+        host_token = game.host_token
+    stream = Stream(clients["anne"], f"{url}/events?view=end&edition={edition_of(app, url)}")
+    assert stream.nothing_within(0.3)
+    with app.app_context():
+        service.rematch(public_id, Credentials(host_token=host_token))
+    pushed = stream.next()
+    assert pushed.kind == "table" and "data-follow" in pushed.data and "To the next game" in pushed.data
+    assert f'href="{url.split("localhost")[-1]}/end"' in pushed.data
+    stream.close()
+
+
+def test_a_stream_of_no_page_is_refused(table) -> None:  # noqa: ANN001
+    app, url, clients = table
+    assert clients["viewer"].get(f"{url}/events?view=pad").status_code == 404

@@ -19,7 +19,7 @@ from scorekeeper.models import Phase
 from tests.conftest import make_app
 
 TOKEN = re.compile(r'(name="csrf_token" value="|"X-CSRFToken": ")[^"]+')
-VERSION = re.compile(r'(data-version="|data-edition="|data-now="|data-reveal-at="|data: |id: )\d+')
+VERSION = re.compile(r'(data-version="|data-edition="|data-now="|data-reveal-at="|data: |id: |edition=)\d+')
 
 
 def normalized(body: str) -> str:

@@ -115,7 +115,16 @@ def end(public_id: str):
     winners = [s.name for s in standing if s.rank == 1]
     return page("end.html", title=gettext("Final standings"), game=game, standings=standing,
                 winners=join_names(winners), winner_count=len(winners), summaries=games.summaries(game),
-                visitor=visitor(game))
+                visitor=visitor(game), edition=game.edition)
+
+
+def shared_end(game: games.GameState) -> str:
+    """What the end page pushes to the phones left on it: the way to the next game, once the host started it."""
+    return once_per_edition("end pages", game.id, game.edition,
+                            lambda: render_block("end.html", "table", game=game, edition=game.edition))
+
+
+PUSHED_PAGES["end"] = PushedPage(shared_end)
 
 
 @bp.post("/games/<public_id>/rematch")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context, url_for
+from flask import Response, abort, current_app, request, stream_with_context, url_for
 from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
@@ -251,9 +252,20 @@ def game(public_id: str):
 # --- the live stream --------------------------------------------------------------------
 
 
+# The parts of a page the stream redraws, each an element with its id: a shared table's (`hand`,
+# `table`, `board`) and a browser's own card.
+PUSHED_PART = re.compile(r'<div id="(?:hand|table|board|card)"')
+
+
+def swapped_by_id(html: str) -> str:
+    """Parts as the stream sends them: each marked to replace the element of its id wherever it sits on
+    the page (htmx's out-of-band swap), not to fill the element that received the event."""
+    return PUSHED_PART.sub(lambda found: found[0] + ' hx-swap-oob="true"', html)
+
+
 def event(kind: str, data: str, edition: int | None = None) -> str:
-    """One server-sent event; `id` is the edition a reconnecting screen says it has."""
-    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    """One server-sent event carrying page parts; `id` is the edition a reconnecting screen says it has."""
+    lines = "".join(f"data: {line}\n" for line in swapped_by_id(data).splitlines() or [""])
     return (f"id: {edition}\n" if edition is not None else "") + f"event: {kind}\n{lines}\n"
 
 
@@ -272,9 +284,9 @@ def shared_event(screen: str, state: games.GameState, kind: str, data: str) -> e
 @dataclass(frozen=True)
 class PushedPage:
     """A page besides the hand whose stream pushes its shared part (`#table`, rendered once per edition
-    and language) and, if it has one, this browser's own card (its key, and its html when the key changed)."""
+    and language), if it has one, and its own card, if it has one (its key, and its html when the key changed)."""
 
-    shared: Callable[[games.GameState], str]
+    shared: Callable[[games.GameState], str] | None
     card_key: Callable[[games.GameState, Actor], str] | None = None
     card: Callable[[games.GameState, Actor], str] | None = None
 
@@ -290,9 +302,8 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
     The shared table comes from the per-edition cache, so however many screens follow a
     game it is rendered once. A count that runs out is pushed when it does, with no write.
     A game of the shelf is drawn by its kind, the same way (`matches.shared_screen`,
-    `matches.own_card`). The big screen and the score pad (`PUSHED_PAGES`, by the stream's
-    `view`) are pushed the same way; the end and join pages (another `view`) get the new
-    edition (a count that ends moves it too) and fetch themselves.
+    `matches.own_card`). The other pages (`PUSHED_PAGES`, by the stream's `view`: the big
+    screen, the score pad, the end, the join page) are pushed the same way.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
@@ -313,7 +324,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 db.session.remove()  # read once per version; no connection held while the stream waits
             pushed = PUSHED_PAGES.get(view) if view else None
             if pushed is not None:
-                if state.edition > edition_seen:
+                if pushed.shared is not None and state.edition > edition_seen:
                     edition_seen = state.edition
                     yield shared_event(f"page {view}", state, "table", pushed.shared(state))
                 if pushed.card_key is not None and pushed.card is not None:
@@ -322,11 +333,6 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                     if key != card_seen:
                         card_seen = key
                         yield event("card", pushed.card(state, me))
-            elif view:
-                # The edition, not the version: the end of a count (no write) moves these pages too.
-                if state.edition > edition_seen:
-                    edition_seen = state.edition
-                    yield shared_event(f"page {view}", state, "changed", str(state.edition))
             elif found is not None:
                 if state.edition > edition_seen:
                     edition_seen = state.edition
@@ -368,6 +374,8 @@ def events(public_id: str):
     state = load_state(public_id)
     db.session.remove()
     view = request.args.get("view") or None
+    if view is not None and view not in PUSHED_PAGES:
+        abort(404)
     # A screen that reconnects says what it has; it is sent only what is newer.
     try:
         edition_seen = int(request.headers.get("Last-Event-ID") or request.args.get("edition") or -1)
@@ -422,8 +430,32 @@ def join(public_id: str):
 def join_page(game: games.GameState, status: int = 200, problems: list[str] | None = None):
     """Who are you? The seats to pick from; for a phone that asked for a seat, its code and the wait for the
     host, or that the host said no."""
-    return page("join.html", status, title=gettext("Join the game"), game=game, problems=problems or [],
-                asking=request_of(game, credentials(game.public_id)))
+    me = visitor(game)
+    return page("join.html", status, title=gettext("Join the game"), card_key=join_card_key(game, me),
+                **join_card_context(game, me, problems or []))
+
+
+def join_card_context(game: games.GameState, me: Actor, problems: list[str]) -> dict[str, Any]:
+    """The join page, all of it this browser's own: the seats, its request for one, or the seat it was let in to."""
+    return {"game": game, "visitor": me, "asking": request_of(game, credentials(game.public_id)),
+            "edition": game.edition, "problems": problems}
+
+
+def join_card_key(game: games.GameState, me: Actor) -> str:
+    """What this browser's join page shows: its role, where its request stands, and which seats a phone plays
+    (nothing is typed on this page, so a seat taken elsewhere may redraw it)."""
+    asking = request_of(game, credentials(game.public_id))
+    parts = (me.role, me.seat, asking.turned_away if asking is not None else None,
+             tuple(seat.has_phone for seat in game.seats))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def join_card(game: games.GameState, me: Actor) -> str:
+    """This browser's join page as the stream sends it: let in, it leads to the game by itself."""
+    return render_block("join.html", "card", card_key=join_card_key(game, me), **join_card_context(game, me, []))
+
+
+PUSHED_PAGES["join"] = PushedPage(None, join_card_key, join_card)
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")
