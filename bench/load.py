@@ -307,6 +307,69 @@ async def play_table(index: int, bases: list[str], connector: aiohttp.TCPConnect
         figures.errors.append(f"table {index}: {error}")
 
 
+# The other games, a small load of each (--shelf): players at a table, the new-game form, rounds played.
+SHELF = {"skip-bo": (3, {"target": "500"}), "dracula": (2, {}), "free-pad": (4, {"game": "Bench"})}
+SHELF_ROUNDS = 6
+DRACULA_COFFIN = "5H 7H 2C QS 9D QH KD 4S 10S".split()
+
+
+async def play_shelf_table(kind: str, index: int, bases: list[str], connector: aiohttp.TCPConnector,
+                           figures: Figures, speed: float, writes: list[tuple[int, float, int, str, int]],
+                           browsers: dict[int, list[Browser]]) -> None:
+    """One table of a game from the shelf: the host starts it, its phones join and play a few rounds, each
+    phone entering its own (free pad: its points; Skip-Bo: who went out, then the cards left; Dracula: a coffin)."""
+    players, form = SHELF[kind]
+    first = index % len(bases)
+    host = Browser(bases[first], connector, figures, "host", first)
+    phones = [Browser(bases[(first + 1 + seat) % len(bases)], connector, figures, "phone",
+                      (first + 1 + seat) % len(bases)) for seat in range(players)]
+    browsers[index] = [host, *phones]
+    try:
+        await host.request("page load", "GET", f"/games/new/{kind}")
+        names = [f"Player {index}-{seat}" for seat in range(players)]
+        status, _, game = await host.request("write: new game", "POST", f"/games/new/{kind}",
+                                             {"player": names, **form})
+        if status != 303:
+            return
+        await host.open(game)
+        for seat, phone in enumerate(phones):
+            await pause(REAL_BID / 3, speed)
+            await phone.request("page load", "GET", f"{game}/join")
+            await phone.write("join", f"{game}/join", {"seat": seat})
+            await phone.open(game)
+
+        async def send(phone: Browser, number: int, data: dict) -> None:
+            await pause(REAL_REPORT, speed)
+            sent = await phone.write(kind, f"{game}/play", {**data, "play": number})
+            writes.append((index, sent, phone.edition, kind, phone.instance))
+
+        for number in range(1, SHELF_ROUNDS + 2):
+            for browser in browsers[index]:
+                browser.hand = number
+            # Every phone shows the round (the one after the last: the rounds are over).
+            await asyncio.gather(*(phone.until(lambda html: f'name="play" value="{number}"' in html, "the round")
+                                   for phone in phones))
+            if number > SHELF_ROUNDS:
+                break
+            if kind == "free-pad":
+                await asyncio.gather(*(send(phone, number, {f"points-{seat}": random.randint(-20, 60)})
+                                       for seat, phone in enumerate(phones)))
+            elif kind == "skip-bo":
+                out = random.randrange(players)
+                await send(phones[out], number, {"went_out": out})
+                others = [(seat, phone) for seat, phone in enumerate(phones) if seat != out]
+                await asyncio.gather(*(phone.until(lambda html: 'name="left"' in html, "who went out")
+                                       for _, phone in others))
+                await asyncio.gather(*(send(phone, number, {"left": random.randint(1, 5), "seat": seat})
+                                       for seat, phone in others))
+            else:
+                coffin = {f"cell-{i}": card for i, card in enumerate(DRACULA_COFFIN)}
+                await send(phones[number % players], number, coffin)
+        figures.finished += 1
+    except TimeoutError as error:
+        figures.errors.append(f"{kind} table {index}: {error}")
+
+
 def write_delays(writes: list[tuple[int, float, int, str, int]],
                  browsers: dict[int, list[Browser]]) -> tuple[list[float], list[float]]:
     """For every write and every other screen at its table: time until that screen showed it; and the
@@ -408,8 +471,9 @@ def server_cpu(pids: list[int]) -> float:
 
 
 async def drive(bases: list[str], tables: int, hands: int, speed: float,
-                memory: MemoryWatch | None, pids: list[int] | None = None) -> tuple[Figures, float]:
-    """Play all tables at once; return the figures and how long it took."""
+                memory: MemoryWatch | None, pids: list[int] | None = None,
+                kind: str = "skull-king") -> tuple[Figures, float]:
+    """Play all tables of one game kind at once; return the figures and how long it took."""
     figures = Figures()
     cpu_before = server_cpu(pids) if pids else 0.0
     # Idle connections are closed before the server's keep-alive (5 s) would, as browsers do,
@@ -423,7 +487,10 @@ async def drive(bases: list[str], tables: int, hands: int, speed: float,
     async def staggered(index: int) -> None:
         # Tables sit down over the first minute of real time, not all in the same instant.
         await asyncio.sleep(random.uniform(0, 60 / speed))
-        await play_table(index, bases, connector, figures, hands, speed, writes, browsers)
+        if kind == "skull-king":
+            await play_table(index, bases, connector, figures, hands, speed, writes, browsers)
+        else:
+            await play_shelf_table(kind, index, bases, connector, figures, speed, writes, browsers)
 
     await asyncio.gather(*(staggered(index) for index in range(tables)))
     elapsed = time.monotonic() - started
@@ -638,6 +705,37 @@ async def knee(args: argparse.Namespace, bases: list[str], pids: list[int]) -> s
         "", *rows])
 
 
+SETUP_WRITES = ("write: new game", "write: join")
+
+
+async def shelf(args: argparse.Namespace, bases: list[str], pids: list[int]) -> str:
+    """--shelf N: N tables of each game in turn, Skull King first, on the same servers; what a write costs each."""
+    rows = ["| Game | Tables | Load avg. at start | Errors | Finished | Writes | Requests per write, all "
+            "| Requests per tap of play | Server CPU per write ms | Write p99 ms | Update on every screen p95 ms |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for kind in ("skull-king", *SHELF):
+        started_load = load_average()
+        figures, _ = await drive(bases, args.shelf, args.hands, args.speed, None, pids, kind)
+        plays = [v for k, v in figures.latencies.items() if k.startswith("write") and k not in SETUP_WRITES]
+        # A tap of play: the write, and the page it leads to when the answer is not that page already.
+        taps = sum(map(len, plays)) + len(figures.latencies.get("page after write", []))
+        rows.append(f"| {kind} | {args.shelf} | {started_load} | {len(figures.errors)} | {figures.finished} "
+                    f"| {figures.writes:,} | {figures.requests / max(1, figures.writes):.2f} "
+                    f"| {taps / max(1, sum(map(len, plays))):.2f} "
+                    f"| {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} "
+                    f"| {max(percentile(v, .99) for v in plays) * 1000:.0f} "
+                    f"| {percentile(figures.delays, .95) * 1000:.0f} |")
+        print(rows[-1], flush=True)
+        for error in figures.errors[:3]:
+            print("  error:", error, flush=True)
+    return "\n".join([
+        f"Command: `bash bench/run --shelf {args.shelf} --speed {args.speed:g} --hands {args.hands} "
+        f"--workers {args.workers}`  ",
+        f"Machine: {machine()}  ",
+        f"Database: {args.database_label}; the load runs on the same machine. Measured on {time.strftime('%Y-%m-%d')}.",
+        "", *rows])
+
+
 async def run(args: argparse.Namespace) -> None:
     """Start the server (or several instances sharing one database), measure, stop them, report."""
     with tempfile.TemporaryDirectory() as instance:
@@ -655,6 +753,12 @@ async def run(args: argparse.Namespace) -> None:
                 server.start()  # one after the other: the first one brings the database up to date
             bases = [server.base for server in servers]
             pids = [server.process.pid for server in servers]
+            if args.shelf:
+                section = await shelf(args, bases, pids)
+                print(section)
+                if args.readme:
+                    write_readme(section, "shelf")
+                return
             if args.knee:
                 section = await knee(args, bases, pids)
                 print(section)
@@ -695,6 +799,8 @@ def main() -> None:
                         help="search the knee: table-equivalents (tables x speed) to start from")
     parser.add_argument("--knee-step", type=int, default=150, help="table-equivalents added per step")
     parser.add_argument("--knee-max", type=int, default=1500, help="the highest level tried")
+    parser.add_argument("--shelf", type=int, default=0, metavar="TABLES",
+                        help="compare the games: this many tables of each (Skull King, Skip-Bo, Dracula, free pad)")
     parser.add_argument("--readme", action="store_true", help="write the figures into README.md")
     args = parser.parse_args()
     if args.instances > 1 and not (args.database_url or "").startswith("postgresql"):
