@@ -209,13 +209,18 @@ def unused_join_code() -> str:
             return code
 
 
-def _new_game(table: Table, crew: str | None = None) -> Game:
-    game = Game(ruleset=table.ruleset, options=table.options.to_document(table.ruleset), crew=crew or new_public_id(),
-                first_dealer=table.first_dealer, join_code=unused_join_code(), public_id=new_public_id(),
-                host_token=new_public_id())
-    game.seats = [Seat(position=i, name=name) for i, name in enumerate(table.players)]
+def _seated_game(players: Sequence[str], crew: str | None = None, **columns: Any) -> Game:
+    """A new game of any kind with its players' seats, its own codes and a crew (an earlier game's, or its own)."""
+    game = Game(crew=crew or new_public_id(), join_code=unused_join_code(), public_id=new_public_id(),
+                host_token=new_public_id(), **columns)
+    game.seats = [Seat(position=i, name=name) for i, name in enumerate(players)]
     db.session.add(game)
     return game
+
+
+def _new_game(table: Table, crew: str | None = None) -> Game:
+    return _seated_game(table.players, crew, ruleset=table.ruleset, first_dealer=table.first_dealer,
+                        options=table.options.to_document(table.ruleset))
 
 
 def _earlier(credentials: Credentials | None, after: str | None) -> Game | None:
@@ -276,17 +281,13 @@ def import_game(pad: Pad) -> Outcome:
     return _commit(game, "import", secret=game.host_token)
 
 
-def _new_match(kind: Any, setup: Any, crew: str | None = None) -> Game:
+def _new_match(kind: shelf.Kind, setup: Any, crew: str | None = None) -> Game:
     players, options = kind.stored(setup)
-    game = Game(kind=kind.NAME, ruleset=kind.NAME, options=options, crew=crew or new_public_id(),
-                join_code=unused_join_code(),
-                public_id=new_public_id(), host_token=new_public_id())
-    game.seats = [Seat(position=i, name=name) for i, name in enumerate(players)]
-    db.session.add(game)
-    return game
+    return _seated_game(players, crew, kind=kind.NAME, ruleset=kind.NAME, options=options)
 
 
-def create_match(kind: Any, setup: Any, credentials: Credentials | None = None, after: str | None = None) -> Outcome:
+def create_match(kind: shelf.Kind, setup: Any, credentials: Credentials | None = None,
+                 after: str | None = None) -> Outcome:
     """Start a game of another kind on the shelf (a checked setup); the secret is the host's token.
 
     `after`: an earlier game whose players these are (its crew), as for `create_game`.
@@ -296,13 +297,13 @@ def create_match(kind: Any, setup: Any, credentials: Credentials | None = None, 
     return _start(kind, setup, [], earlier.crew if earlier else None, earlier)
 
 
-def import_match(kind: Any, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
+def import_match(kind: shelf.Kind, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
     """Store a checked pad of another kind as a new game that resumes after its last play."""
     begin_write()
     return _start(kind, setup, plays)
 
 
-def _start(kind: Any, setup: Any, plays: list[dict[str, Any]], crew: str | None = None,
+def _start(kind: shelf.Kind, setup: Any, plays: list[dict[str, Any]], crew: str | None = None,
            earlier: Game | None = None) -> Outcome:
     game = _new_match(kind, setup, crew)
     _follow(earlier, game)
