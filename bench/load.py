@@ -231,32 +231,45 @@ async def pause(real_seconds: float, speed: float) -> None:
     await asyncio.sleep(random.uniform(0.5, 1.5) * real_seconds / speed)
 
 
-async def play_table(index: int, bases: list[str], connector: aiohttp.TCPConnector, figures: Figures,
-                     hands: int, speed: float, writes: list[tuple[int, float, int, str, int]],
-                     browsers: dict[int, list[Browser]]) -> None:
-    """One table through a whole game: the host starts it, six phones join and play every hand.
-
-    With several server instances the table's screens are spread over them, as a load
-    balancer would: the host on one, the phones on every instance in turn.
-    """
+def seated(index: int, bases: list[str], connector: aiohttp.TCPConnector, figures: Figures, players: int,
+           browsers: dict[int, list[Browser]]) -> tuple[Browser, list[Browser]]:
+    """The host's screen and a phone per player of table `index`; with several server instances they are
+    spread over them, as a load balancer would: the host on one, the phones on every instance in turn."""
     first = index % len(bases)
     host = Browser(bases[first], connector, figures, "host", first)
     phones = [Browser(bases[(first + 1 + seat) % len(bases)], connector, figures, "phone",
-                      (first + 1 + seat) % len(bases)) for seat in range(PLAYERS)]
+                      (first + 1 + seat) % len(bases)) for seat in range(players)]
     browsers[index] = [host, *phones]
+    return host, phones
+
+
+async def sit_down(index: int, host: Browser, phones: list[Browser], new_game: str, form: dict,
+                   speed: float) -> str | None:
+    """The host starts a game from its form at `new_game`; each phone joins its seat and follows the game.
+    The game's address, or None when it could not start."""
+    await host.request("page load", "GET", new_game)
+    names = [f"Player {index}-{seat}" for seat in range(len(phones))]
+    status, _, game = await host.request("write: new game", "POST", new_game, {"player": names, **form})
+    if status != 303:
+        return None
+    await host.open(game)
+    for seat, phone in enumerate(phones):
+        await pause(REAL_BID / 3, speed)
+        await phone.request("page load", "GET", f"{game}/join")
+        await phone.write("join", f"{game}/join", {"seat": seat})
+        await phone.open(game)
+    return game
+
+
+async def play_table(index: int, bases: list[str], connector: aiohttp.TCPConnector, figures: Figures,
+                     hands: int, speed: float, writes: list[tuple[int, float, int, str, int]],
+                     browsers: dict[int, list[Browser]]) -> None:
+    """One table through a whole game: the host starts it, six phones join and play every hand."""
+    host, phones = seated(index, bases, connector, figures, PLAYERS, browsers)
     try:
-        await host.request("page load", "GET", "/games/new")
-        names = [f"Player {index}-{seat}" for seat in range(PLAYERS)]
-        status, _, game = await host.request("write: new game", "POST", "/games/new",
-                                             {"ruleset": "classic", "player": names})
-        if status != 303:
+        game = await sit_down(index, host, phones, "/games/new", {"ruleset": "classic"}, speed)
+        if game is None:
             return
-        await host.open(game)
-        for seat, phone in enumerate(phones):
-            await pause(REAL_BID / 3, speed)
-            await phone.request("page load", "GET", f"{game}/join")
-            await phone.write("join", f"{game}/join", {"seat": seat})
-            await phone.open(game)
         for number in range(1, hands + 1):
             for browser in browsers[index]:
                 browser.hand = number
@@ -319,24 +332,11 @@ async def play_shelf_table(kind: str, index: int, bases: list[str], connector: a
     """One table of a game from the shelf: the host starts it, its phones join and play a few rounds, each
     phone entering its own (free pad: its points; Skip-Bo: who went out, then the cards left; Dracula: a coffin)."""
     players, form = SHELF[kind]
-    first = index % len(bases)
-    host = Browser(bases[first], connector, figures, "host", first)
-    phones = [Browser(bases[(first + 1 + seat) % len(bases)], connector, figures, "phone",
-                      (first + 1 + seat) % len(bases)) for seat in range(players)]
-    browsers[index] = [host, *phones]
+    host, phones = seated(index, bases, connector, figures, players, browsers)
     try:
-        await host.request("page load", "GET", f"/games/new/{kind}")
-        names = [f"Player {index}-{seat}" for seat in range(players)]
-        status, _, game = await host.request("write: new game", "POST", f"/games/new/{kind}",
-                                             {"player": names, **form})
-        if status != 303:
+        game = await sit_down(index, host, phones, f"/games/new/{kind}", form, speed)
+        if game is None:
             return
-        await host.open(game)
-        for seat, phone in enumerate(phones):
-            await pause(REAL_BID / 3, speed)
-            await phone.request("page load", "GET", f"{game}/join")
-            await phone.write("join", f"{game}/join", {"seat": seat})
-            await phone.open(game)
 
         async def send(phone: Browser, number: int, data: dict) -> None:
             await pause(REAL_REPORT, speed)
