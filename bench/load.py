@@ -753,17 +753,13 @@ async def run(args: argparse.Namespace) -> None:
                 server.start()  # one after the other: the first one brings the database up to date
             bases = [server.base for server in servers]
             pids = [server.process.pid for server in servers]
-            if args.shelf:
-                section = await shelf(args, bases, pids)
+            # A comparison of the games, or the knee: a section of its own, then stop.
+            other = ("shelf", shelf) if args.shelf else ("knee", knee) if args.knee else None
+            if other is not None:
+                section = await other[1](args, bases, pids)
                 print(section)
                 if args.readme:
-                    write_readme(section, "shelf")
-                return
-            if args.knee:
-                section = await knee(args, bases, pids)
-                print(section)
-                if args.readme:
-                    write_readme(section, "knee")
+                    write_readme(section, other[0])
                 return
             weights = await page_weights(bases[0])
             print("first loads:", {k: f"{v / 1024:.1f} KiB" for k, v in weights.items()}, flush=True)
