@@ -430,29 +430,32 @@ def join(public_id: str):
 def join_page(game: games.GameState, status: int = 200, problems: list[str] | None = None):
     """Who are you? The seats to pick from; for a phone that asked for a seat, its code and the wait for the
     host, or that the host said no."""
-    me = visitor(game)
-    return page("join.html", status, title=gettext("Join the game"), card_key=join_card_key(game, me),
-                **join_card_context(game, me, problems or []))
+    return page("join.html", status, title=gettext("Join the game"),
+                **join_card_context(game, visitor(game), problems or []))
 
 
 def join_card_context(game: games.GameState, me: Actor, problems: list[str]) -> dict[str, Any]:
     """The join page, all of it this browser's own: the seats, its request for one, or the seat it was let in to."""
-    return {"game": game, "visitor": me, "asking": request_of(game, credentials(game.public_id)),
-            "edition": game.edition, "problems": problems}
-
-
-def join_card_key(game: games.GameState, me: Actor) -> str:
-    """What this browser's join page shows: its role, where its request stands, and which seats a phone plays
-    (nothing is typed on this page, so a seat taken elsewhere may redraw it)."""
     asking = request_of(game, credentials(game.public_id))
+    return {"game": game, "visitor": me, "asking": asking, "edition": game.edition, "problems": problems,
+            "card_key": _join_key(game, me, asking)}
+
+
+def _join_key(game: games.GameState, me: Actor, asking: Any) -> str:
+    # Nothing is typed on this page, so a seat taken elsewhere may redraw it.
     parts = (me.role, me.seat, asking.turned_away if asking is not None else None,
              tuple(seat.has_phone for seat in game.seats))
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
+def join_card_key(game: games.GameState, me: Actor) -> str:
+    """What this browser's join page shows: its role, where its request stands, and which seats a phone plays."""
+    return _join_key(game, me, request_of(game, credentials(game.public_id)))
+
+
 def join_card(game: games.GameState, me: Actor) -> str:
     """This browser's join page as the stream sends it: let in, it leads to the game by itself."""
-    return render_block("join.html", "card", card_key=join_card_key(game, me), **join_card_context(game, me, []))
+    return render_block("join.html", "card", **join_card_context(game, me, []))
 
 
 PUSHED_PAGES["join"] = PushedPage(None, join_card_key, join_card)
