@@ -17,13 +17,13 @@ SOURCE_NAME = "Skull King scorekeeper"
 
 
 def play(summary: Mapping[str, Any], public_id: str, started: datetime, finished: datetime | None,
-         game_name: tuple[str, int | None], start_player: int = 0) -> dict[str, Any]:
+         game_name: tuple[str, int | None, int]) -> dict[str, Any]:
     """The play of a finished game: who played, their scores and ranks, who won, when and how long.
 
-    `game_name`: the game's name and BoardGameGeek id as its kind gives them (without an id,
-    BG Stats matches the game by name).
+    `game_name`: the game's name, BoardGameGeek id and starting seat as its kind gives them
+    (without an id, BG Stats matches the game by name).
     """
-    name, bgg_id = game_name
+    name, bgg_id, start_player = game_name
     totals = summary["totals"]
     lowest_wins = bool(summary.get("lowest_wins"))
     minutes = max(1, round(((finished or started) - started).total_seconds() / 60))

@@ -17,10 +17,9 @@ from flask import current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
 
-from . import rules
+from . import rules, shelf
 from .extensions import WRITE_LOCK, db
-from .models import SKULL_KING, EntryRecord, Event, Game, HandRecord, Phase, Seat, SeatRequest, phase_at, utcnow
-from .pad import write_pad
+from .models import EntryRecord, Event, Game, HandRecord, Phase, Play, Seat, SeatRequest, phase_at, utcnow
 from .rules import Entry, Hand, Options, Problem, Table
 from .standings import Standing, leaderboard
 
@@ -223,6 +222,15 @@ class HandState:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayState:
+    """One play of a game whose plays the table keeps, as stored: its entries, and whether it is closed."""
+
+    number: int
+    data: dict[str, Any]
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """A whole game at one version, as plain values."""
 
@@ -245,6 +253,8 @@ class GameState:
     requests: tuple[RequestState, ...] = ()
     # The game its host started next with these players: the phones follow there.
     next_game: str | None = None
+    # Its plays, when the table keeps them (the games that are not Skull King's hands).
+    plays: tuple[PlayState, ...] = ()
 
     @property
     def open_requests(self) -> tuple[RequestState, ...]:
@@ -303,6 +313,12 @@ _ENTRIES_OF_GAME = (
     .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
 
 
+_plays = Play.__table__
+_PLAYS_OF_GAME = (
+    select(_games.c.version, _plays.c.number, _plays.c.data, _plays.c.closed)
+    .join_from(_plays, _games, _games.c.id == _plays.c.game_id)
+    .where(_plays.c.game_id == bindparam("game_id")).order_by(_plays.c.number))
+
 _requests = SeatRequest.__table__
 _REQUESTS_OF_GAME = (
     select(_games.c.version, _requests.c.id, _requests.c.position, _requests.c.code, _requests.c.token_hash,
@@ -347,11 +363,17 @@ def _read_game_once(game_id: int) -> GameState | None:
     if any(row.version != first.version for row in request_rows[:1]):
         raise _MovedOn()
     requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
+    plays: tuple[PlayState, ...] = ()
+    if shelf.kinds()[first.kind].played_rules is not None:
+        play_rows = connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all()
+        if any(row.version != first.version for row in play_rows[:1]):
+            raise _MovedOn()
+        plays = tuple(PlayState(r.number, dict(r.data or {}), bool(r.closed)) for r in play_rows)
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
                      first.version,
                      first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     tuple(hands), cleared, requests, first.next_game)
+                     tuple(hands), cleared, requests, first.next_game, plays)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:
@@ -549,13 +571,6 @@ def current_hand(game: AnyGame) -> Any:
     return None
 
 
-def export_pad(game: AnyGame) -> dict[str, Any]:
-    """The game's pad document; a hand still being bid is left out, its bids unrevealed."""
-    table = table_of(game)
-    hands = [hand_of(game, r) for r in game.hands if not r.phase.is_secret]
-    return write_pad(table, hands)
-
-
 @dataclass(frozen=True)
 class PadCell:
     """One player's cell in one hand of the score pad."""
@@ -633,62 +648,9 @@ def standings(game: AnyGame, rows: Iterable[PadRow] | None = None) -> list[Stand
     return leaderboard(table.players, totals, provisional)
 
 
-@dataclass(frozen=True)
-class PlayerSummary:
-    """What a player achieved over the whole game."""
-
-    name: str
-    bids_made: int
-    zero_bids: int
-    zero_bids_made: int
-    bonus_points: int
-
-
-def summaries(game: AnyGame) -> list[PlayerSummary]:
-    """Bids made, zero bids (and made) and bonus points won, per player, over scored hands."""
-    table = table_of(game)
-    made = dict.fromkeys(table.players, 0)
-    zeros = dict.fromkeys(table.players, 0)
-    zero_bids = dict.fromkeys(table.players, 0)
-    bonus = dict.fromkeys(table.players, 0)
-    for record in game.hands:
-        if record.phase != Phase.SCORED:
-            continue
-        hand = hand_of(game, record)
-        for player, points in rules.bonus_points(table, hand).items():
-            bonus[player] += points
-        for entry in hand.entries:
-            zero_bids[entry.player] += entry.bid == 0
-            if entry.bid == entry.tricks:
-                made[entry.player] += 1
-                zeros[entry.player] += entry.bid == 0
-    return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
-
-
-# Skull King as BG Stats knows it: its BoardGameGeek id (see the README).
-BG_STATS_GAME = ("Skull King", 150145)
-
-
 def summary_of(game: AnyGame) -> dict[str, Any] | None:
-    """What a finished game leaves for its crew's statistics; None while it is played."""
+    """What a finished game leaves for its crew's statistics, as its kind says; None while it is played."""
     if game.finished_at is None:
         return None
-    if game.kind != SKULL_KING:
-        from . import shelf
-
-        found = shelf.stored(game)
-        return found.kind.summary(found.setup, found.closed) if found is not None else None
-    table = table_of(game)
-    rows = [r for r in pad_rows(game, table) if r.phase == Phase.SCORED]
-    totals = [c.total or 0 for c in rows[-1].cells] if rows else [0] * len(table.players)
-    best = max(totals)
-    feats = summaries(game)
-    return {
-        "kind": SKULL_KING, "ruleset": table.ruleset, "players": list(table.players), "totals": totals,
-        "winners": [p for p, t in zip(table.players, totals) if t == best],
-        "per_hand": [[c.points or 0 for c in r.cells] for r in rows],
-        "bids_made": [f.bids_made for f in feats],
-        "zero_bids": [f.zero_bids for f in feats],
-        "zero_bids_made": [f.zero_bids_made for f in feats],
-        "bonus": [f.bonus_points for f in feats],
-    }
+    kind = shelf.kind_of(game)
+    return kind.summary(kind.setup_of(game), kind.played(game))

@@ -23,9 +23,7 @@ from .extensions import begin_write, db
 from .forms import EntryReport
 from .live import CHANGES, CHANNEL
 from .models import (
-    EntryRecord,
     Game,
-    HandRecord,
     JoinAttempt,
     Phase,
     Play,
@@ -35,8 +33,8 @@ from .models import (
     new_public_id,
     utcnow,
 )
-from .pad import Pad
 from .rules import N_, Entry, Hand, Problem, Table
+from .shelf.skullking import hands
 
 # A seat as stored, or as the pages read it.
 SeatOf = TypeVar("SeatOf")
@@ -218,11 +216,6 @@ def _seated_game(players: Sequence[str], crew: str | None = None, **columns: Any
     return game
 
 
-def _new_game(table: Table, crew: str | None = None) -> Game:
-    return _seated_game(table.players, crew, ruleset=table.ruleset, first_dealer=table.first_dealer,
-                        options=table.options.to_document(table.ruleset))
-
-
 def _earlier(credentials: Credentials | None, after: str | None) -> Game | None:
     """An earlier game whose players a new game has (locked: it will say where they went); only its host may say so."""
     if not after:
@@ -249,68 +242,23 @@ def _follow(earlier: Game | None, game: Game) -> None:
     _log(earlier, "next-game")
 
 
-def create_game(table: Table, credentials: Credentials | None = None, after: str | None = None) -> Outcome:
-    """Start a game for a valid table at its first hand; the secret is the host's token.
+def create(kind: shelf.GameKind, setup: Any, plays: Sequence[Any] = (), credentials: Credentials | None = None,
+           after: str | None = None) -> Outcome:
+    """Start a game of any kind from a checked setup, resuming after `plays` (an imported pad's); the secret is
+    the host's token.
 
     `after`: an earlier game whose players these are, which joins the new game to its crew
-    (for their statistics).
+    (for their statistics); its host alone may say so.
     """
     begin_write()
     earlier = _earlier(credentials, after)
-    game = _new_game(table, earlier.crew if earlier else None)
+    players, columns = kind.columns(setup)
+    game = _seated_game(players, earlier.crew if earlier else None, kind=kind.NAME, **columns)
     _follow(earlier, game)
-    _open_next_hand(game, table)
-    return _commit(game, "create", secret=game.host_token)
-
-
-def import_game(pad: Pad) -> Outcome:
-    """Store a checked pad as a new game that resumes where the pad stopped; the secret is the host's token."""
-    begin_write()
-    game = _new_game(pad.table)
-    cannons = pad.table.options.cannonball
-    for number, hand in enumerate(pad.hands, start=1):
-        # An unfinished hand whose loads the file does not have all of resumes with the loading.
-        loading = cannons and any(e.shot is None for e in hand.entries)
-        record = HandRecord(number=number, cards=hand.cards, cannons=cannons,
-                            stored_phase=Phase.SCORED if hand.finished else Phase.LOADING if loading else Phase.PLAYING)
-        record.entries = [EntryRecord(position=i, tricks=0) for i in range(len(game.seats))]
-        game.hands.append(record)
-        _store_entries(game, record, hand)
-    if all(r.stored_phase == Phase.SCORED for r in game.hands):
-        _open_next_hand(game, pad.table)
-    return _commit(game, "import", secret=game.host_token)
-
-
-def _new_match(kind: shelf.Kind, setup: Any, crew: str | None = None) -> Game:
-    players, options = kind.stored(setup)
-    return _seated_game(players, crew, kind=kind.NAME, ruleset=kind.NAME, options=options)
-
-
-def create_match(kind: shelf.Kind, setup: Any, credentials: Credentials | None = None,
-                 after: str | None = None) -> Outcome:
-    """Start a game of another kind on the shelf (a checked setup); the secret is the host's token.
-
-    `after`: an earlier game whose players these are (its crew), as for `create_game`.
-    """
-    begin_write()
-    earlier = _earlier(credentials, after)
-    return _start(kind, setup, [], earlier.crew if earlier else None, earlier)
-
-
-def import_match(kind: shelf.Kind, setup: Any, plays: list[dict[str, Any]]) -> Outcome:
-    """Store a checked pad of another kind as a new game that resumes after its last play."""
-    begin_write()
-    return _start(kind, setup, plays)
-
-
-def _start(kind: shelf.Kind, setup: Any, plays: list[dict[str, Any]], crew: str | None = None,
-           earlier: Game | None = None) -> Outcome:
-    game = _new_match(kind, setup, crew)
-    _follow(earlier, game)
-    game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
+    kind.start(game, setup, plays)
     if kind.finished(setup, plays):
-        game.finished_at = utcnow()
-    return _commit(game, "create" if not plays else "import", secret=game.host_token)
+        game.finished_at = game.finished_at or utcnow()
+    return _commit(game, "import" if plays else "create", secret=game.host_token)
 
 
 def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], drawn_for: int | None = None) -> Outcome:
@@ -324,7 +272,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     if found is None:
         db.session.rollback()
         raise NotFound(public_id)
-    kind, setup, closed, open_play = found.kind, found.setup, found.closed, found.open_play
+    kind, setup, closed, open_play = found.rules, found.setup, found.closed, found.open_play
     if drawn_for is not None and drawn_for != len(closed) + 1:
         return _stale(game)
     actor = identify(game, credentials)
@@ -345,33 +293,14 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
 
 
 def rematch(public_id: str, credentials: Credentials) -> Outcome:
-    """The host starts a new game with the same table and rules; the next player deals first."""
+    """The host starts the same game again with the same players (in Skull King the next player deals first)."""
     game = _locked(public_id)
     if not identify(game, credentials).is_host:
         raise _deny()
-    table = games.table_of(game)
+    kind = shelf.kind_of(game)
+    setup = kind.rematch(kind.setup_of(game))
     db.session.rollback()
-    return create_game(replace(table, first_dealer=(table.first_dealer + 1) % len(table.players)), credentials,
-                       after=public_id)
-
-
-def _cards_of_hand(table: Table, number: int) -> int | None:
-    """The cards dealt in hand `number`; None when the game has no such hand (it is over)."""
-    planned = rules.cards_per_hand(table)
-    return planned[number - 1] if number <= len(planned) else None
-
-
-def _open_next_hand(game: Game, table: Table) -> HandRecord | None:
-    """Open the hand after the last one, or finish the game if none is left."""
-    number = len(game.hands) + 1
-    cards = _cards_of_hand(table, number)
-    if cards is None:
-        game.finished_at = game.finished_at or utcnow()
-        return None
-    record = HandRecord(number=number, cards=cards, stored_phase=Phase.BIDDING, cannons=table.options.cannonball)
-    record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
-    game.hands.append(record)
-    return record
+    return create(kind, setup, credentials=credentials, after=public_id)
 
 
 def _close_hand(game: games.GameState, table: Table, before: games.HandState, after: games.HandState) -> Outcome:
@@ -379,7 +308,7 @@ def _close_hand(game: games.GameState, table: Table, before: games.HandState, af
     after = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
     rows.write_hand(before, after)
     number = len(game.hands) + 1
-    cards = _cards_of_hand(table, number)
+    cards = hands.cards_of_hand(table, number)
     if cards is None:
         finished_at = game.finished_at or utcnow()
         finished = replace(game, finished_at=finished_at,
@@ -795,7 +724,8 @@ def _with_entered(game: games.GameState, record: games.HandState, hand: Hand) ->
     entries = list(record.entries)
     for entry in hand.entries:
         position = positions[entry.player]
-        values = {**_entry_columns(entry, positions), "ready": entry.bid is not None, "loaded": entry.shot is not None}
+        values = {**hands.entry_columns(entry, positions), "ready": entry.bid is not None,
+                  "loaded": entry.shot is not None}
         values["loot_with"] = tuple(values["loot_with"])
         entries[position] = replace(entries[position], **values)
     return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
@@ -915,7 +845,7 @@ def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Ha
     problems = rules.validate_hand(games.table_of(game), number, hand)
     if problems:
         return _refuse(game, *problems)
-    _store_entries(game, record, hand)
+    hands.store_entries(game, record, hand)
     record.corrected = True
     return _commit(game, "correct", number)
 
@@ -925,26 +855,7 @@ def _with_entry(record: games.HandState, entry: games.EntryState) -> games.HandS
     return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
 
 
-def _entry_columns(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
-    """What is stored of a rules' entry, seats by position."""
-    return {"bid": entry.bid, "tricks": entry.tricks, "bonuses": {k: v for k, v in entry.bonuses.items() if v},
-            "loot_with": [positions[p] for p in entry.loot_with], "wager": entry.wager, "shot": entry.shot,
-            "bid_changed_from": entry.bid_changed_from}
-
-
-def _store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
-    """Write a hand's values (as given by the rules' Hand) into its records."""
-    positions = {s.name: s.position for s in game.seats}
-    record.cards = hand.cards
-    record.lost_tricks = hand.lost_tricks
-    by_position = {e.position: e for e in record.entries}
-    for entry in hand.entries:
-        stored = by_position[positions[entry.player]]
-        for column, value in _entry_columns(entry, positions).items():
-            setattr(stored, column, value)
-
-
 __all__ = ["Actor", "Credentials", "Intent", "NotAllowed", "NotFound", "Outcome", "Results", "TooManyTries",
-           "ask_for_seat", "change_cards", "claim_trick", "correct_hand", "count_try", "create_game", "create_match",
-           "delete_game", "find_by_join_code", "free_seat", "import_game", "import_match", "join", "let_in",
+           "ask_for_seat", "change_cards", "claim_trick", "correct_hand", "count_try", "create",
+           "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
            "load_cannon", "place_bid", "play", "record_results", "rematch", "restore_game", "turn_away"]

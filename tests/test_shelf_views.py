@@ -129,7 +129,12 @@ def test_skull_king_pages_of_another_game_lead_to_its_screen(client: FlaskClient
     # Its CSV is the pad of any game: a row per round and player.
     csv_text = client.get(url + "/pad.csv").get_data(as_text=True)
     assert csv_text.splitlines() == ["round,player,points,total"]
-    assert client.post(url + "/rematch").status_code == 404
+    # A rematch is the same game again for every kind: the same players, the host's, and the phones follow.
+    again = client.post(url + "/rematch")
+    assert again.status_code == 303 and again.headers["Location"] != url
+    next_page = client.get(again.headers["Location"]).get_data(as_text=True)
+    assert "Anne" in next_page and "Ben" in next_page
+    assert client.post("/games/nope/rematch").status_code == 404
     assert client.get("/games/new/uno").status_code == 404
 
 

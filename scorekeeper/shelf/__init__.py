@@ -1,18 +1,22 @@
-"""The games on the shelf besides Skull King: each brings its pure rules, its pad file and its screens.
+"""The games on the shelf: each a kind behind one interface, the table machinery knowing no game by name.
 
-A game here is a package (`skipbo`, `dracula`) with `rules.py` (plain values in and out),
-`pad.py` (its pad file, read strictly and written with points) and `kind.py` (what the
-table machinery needs of it: how a match is set up, stored, shown and changed), plus its
-templates in `templates/<name>/`. Adding a game is adding such a package and naming it in
-`kinds()`; new game, join, seats, the live table, pad export and import, CSV, crews and
-their statistics, BG Stats, `scorekeeper score` and languages come from the table. What a
-kind must bring is the `Kind` protocol below; mypy checks each registered module against it.
+Every game is a `GameKind` (below): its names, its pad file, its new-game form, how a new
+game is stored and read back as plain values, what it leaves for a crew's statistics and
+BG Stats. Skull King (`skullking`) keeps its hands in tables of its own and draws its own
+screens. The others (`skipbo`, `dracula`, `freepad`) are each a package with `rules.py`
+(plain values in and out), `pad.py` (its pad file) and `kind.py` (the `PlayedRules`: what
+a tap does and what the screen shows); the table keeps their plays for them (`OnPlays`) and
+draws their one screen. Adding a game is adding such a package and naming it in `kinds()`;
+new game, join, seats, the live table, pad export and import, CSV, crews and their
+statistics, BG Stats, `scorekeeper score` and languages come from the table. mypy checks
+every registered kind against these protocols.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Protocol
 
 from ..problems import Problem
@@ -42,26 +46,58 @@ class Player:
 
 @dataclass
 class NewMatch:
-    """A new match as its form describes it: the setup, or the problems, and the names typed."""
+    """A new game as its form describes it: the setup, or the problems, and the names typed."""
 
     setup: Any = None
     problems: list[Problem] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
 
 
-class Kind(Protocol):
-    """What a game on the shelf brings to the table: its names, its setup, its plays and its screen.
+class GameKind(Protocol):
+    """What the table machinery asks of every game: its names, its setup, its stored plays, its pad file.
 
-    A kind's setup is its own value (plain, frozen); its plays are plain dicts as stored, the
-    closed ones in order plus the open one's `draft`. The table stores, locks, versions and
-    pushes them; the kind alone knows what they mean.
+    A setup is the kind's own plain value (a Skull King `Table`, a Skip-Bo `Setup`); its plays
+    are plain values too (Skull King's hands, the others' stored dicts), the closed ones in
+    order. The table stores, locks, versions and pushes a game; the kind alone knows what its
+    setup and plays mean.
     """
 
     NAME: str  # in addresses and the database
     FORMAT: str  # the pad file's `format`
     TITLE: str  # its name for people, marked for translation
-    TEMPLATE: str  # its one screen
     NEW_TEMPLATE: str  # its new-game form
+
+    @property
+    def played_rules(self) -> PlayedRules | None:
+        """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
+        ...
+
+    def setup_from_form(self, form: Any) -> NewMatch: ...
+    def new_game_context(self) -> dict[str, Any]: ...
+    def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
+    def columns(self, setup: Any) -> tuple[list[str], dict[str, Any]]: ...
+    def setup_of(self, game: Any) -> Any: ...
+    def rematch(self, setup: Any) -> Any: ...
+    def label(self, game: Any) -> str: ...
+    def read_pad(self, doc: object, check: bool = False) -> tuple[Any, list[Any]]: ...
+    def write_pad(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]: ...
+    def write_csv(self, setup: Any, plays: Sequence[Any]) -> str: ...
+    def finished(self, setup: Any, plays: Sequence[Any]) -> bool: ...
+    def summary(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]: ...
+    def bg_stats_game(self, setup: Any) -> tuple[str, int | None, int]: ...
+    def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None: ...
+    def played(self, game: Any) -> list[Any]: ...
+
+
+class PlayedRules(Protocol):
+    """A game whose plays the table keeps (plain dicts, the open one's `draft` beside them) and whose one
+    screen it draws: what its form, a tap and its screen mean. A module; `OnPlays` makes it a `GameKind`."""
+
+    NAME: str
+    FORMAT: str
+    TITLE: str
+    TEMPLATE: str  # its one screen
+    NEW_TEMPLATE: str
 
     def setup_from_form(self, form: Any) -> NewMatch: ...
     def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
@@ -82,56 +118,136 @@ class Kind(Protocol):
     def bg_stats_game(self, setup: Any) -> tuple[str, int | None]: ...
 
 
-def kinds() -> dict[str, Kind]:
-    """The games on the shelf by name, each its `kind` module."""
+class OnPlays:
+    """A game whose plays the table keeps, as a `GameKind`: its rules, and the table's storage of plays."""
+
+    def __init__(self, rules: PlayedRules) -> None:
+        self.rules = rules
+        self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
+        self.NEW_TEMPLATE = rules.NEW_TEMPLATE
+
+    @property
+    def played_rules(self) -> PlayedRules:
+        """Its rules: the table draws its screen from them."""
+        return self.rules
+
+    def setup_from_form(self, form: Any) -> NewMatch:
+        """The game its new-game form describes."""
+        return self.rules.setup_from_form(form)
+
+    def new_game_context(self) -> dict[str, Any]:
+        """Nothing besides the form: the form says all."""
+        return {}
+
+    def form_fields(self, setup: Any) -> list[tuple[str, str]]:
+        """The new-game form filled in for another game with the same players."""
+        return self.rules.form_fields(setup)
+
+    def columns(self, setup: Any) -> tuple[list[str], dict[str, Any]]:
+        """The seats' names, and the game's columns: its options (its name stands for its ruleset)."""
+        players, options = self.rules.stored(setup)
+        return players, {"ruleset": self.NAME, "options": options}
+
+    def setup_of(self, game: Any) -> Any:
+        """The setup of a stored game (a record or its plain values)."""
+        return self.rules.from_stored([s.name for s in game.seats], game.options or {})
+
+    def rematch(self, setup: Any) -> Any:
+        """The same game again ("New game with these players" asks the form instead)."""
+        return setup
+
+    def label(self, game: Any) -> str:
+        """The game's name in lists."""
+        return self.rules.label(game.options or {})
+
+    def read_pad(self, doc: object, check: bool = False) -> tuple[Any, list[Any]]:
+        """A pad file's setup and plays (a document `read_any` found of its format); PadError with every problem."""
+        assert isinstance(doc, dict)
+        setup, plays = self.rules.read_pad(doc, check)
+        return setup, list(plays)
+
+    def write_pad(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]:
+        """The pad file, with points."""
+        return self.rules.write_pad(setup, plays)
+
+    def write_csv(self, setup: Any, plays: Sequence[Any]) -> str:
+        """The pad as CSV: a row per round and player, with points and running total."""
+        from ..pad import write_rounds_csv
+
+        summary = self.rules.summary(setup, plays)
+        return write_rounds_csv(summary["players"], summary["per_hand"])
+
+    def finished(self, setup: Any, plays: Sequence[Any]) -> bool:
+        """Whether these plays end the game."""
+        return self.rules.finished(setup, plays)
+
+    def summary(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]:
+        """What a finished game leaves for its crew's statistics."""
+        return self.rules.summary(setup, plays)
+
+    def bg_stats_game(self, setup: Any) -> tuple[str, int | None, int]:
+        """The game as BG Stats knows it; the first seat starts."""
+        return (*self.rules.bg_stats_game(setup), 0)
+
+    def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None:
+        """Store the closed plays a new game starts with (an imported pad's)."""
+        from ..models import Play
+
+        game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
+
+    def played(self, game: Any) -> list[Any]:
+        """The closed plays of a stored game, in order."""
+        return [p.data for p in game.plays if p.closed]
+
+
+@cache
+def kinds() -> dict[str, GameKind]:
+    """Every game on the shelf by name; the first is the one the start page offers first."""
     from .dracula import kind as dracula
     from .freepad import kind as freepad
     from .skipbo import kind as skipbo
+    from .skullking.kind import SKULL_KING
 
-    found: list[Kind] = [skipbo, dracula, freepad]
+    played: list[PlayedRules] = [skipbo, dracula, freepad]
+    found: list[GameKind] = [SKULL_KING, *(OnPlays(rules) for rules in played)]
     return {kind.NAME: kind for kind in found}
 
 
-def by_format(format_name: object) -> Kind | None:
-    """The game whose pad file has this `format`, if one on the shelf has."""
-    return next((kind for kind in kinds().values() if kind.FORMAT == format_name), None)
+def kind_of(game: Any) -> GameKind:
+    """The kind of a stored game (a record, its plain values or a summary's row)."""
+    return kinds()[game.kind]
 
 
-def read_any(text: str | bytes, check: bool = True) -> tuple[Kind | None, Any]:
-    """A pad file of any game, told apart by its `format`: (None, Skull King's `Pad`) or (the
-    shelf game, (its setup, its plays)). PadError with every problem."""
-    from ..pad import FORMAT, PadError, read_json, read_pad, shown
+def read_any(text: str | bytes, check: bool = True) -> tuple[GameKind, tuple[Any, list[Any]]]:
+    """A pad file of any game, told apart by its `format`: its kind, and (its setup, its plays).
+    PadError with every problem."""
+    from ..pad import PadError, read_json, shown
     from ..problems import N_
 
     doc = read_json(text)
     found = doc.get("format") if isinstance(doc, dict) else None
-    kind = by_format(found)
-    if kind is not None and isinstance(doc, dict):
-        return kind, kind.read_pad(doc, check)
-    if isinstance(doc, dict) and found not in (FORMAT, None):
-        formats = ", ".join([FORMAT, *(k.FORMAT for k in kinds().values())])
+    shelf = list(kinds().values())
+    # A document that names no format goes to the first game's reader, the oldest pad file, which says what
+    # is missing in its own terms.
+    kind = next((k for k in shelf if k.FORMAT == found), None) if found is not None else shelf[0]
+    if kind is None:
         raise PadError([Problem(N_("“format” must be one of %(formats)s, not %(value)s."),
-                                {"formats": formats, "value": shown(found)})])
-    return None, read_pad(doc, check)
+                                {"formats": ", ".join(k.FORMAT for k in shelf), "value": shown(found)})])
+    return kind, kind.read_pad(doc, check)
 
 
 def score_any(text: str | bytes) -> dict[str, Any]:
     """Read, check and complete a pad file of any game; PadError with every problem."""
-    from ..pad import write_pad
-
-    kind, read = read_any(text)
-    if kind is None:
-        return write_pad(read.table, read.hands)
-    setup, plays = read
+    kind, (setup, plays) = read_any(text)
     return kind.write_pad(setup, plays)
 
 
 @dataclass(frozen=True)
 class Stored:
-    """A stored game of the shelf as its kind reads it: the kind, its setup, the entries of its
+    """A stored game whose plays the table keeps, as its rules read it: the rules, the setup, the entries of its
     closed plays in order, and its open play (the record, still being entered), if any."""
 
-    kind: Kind
+    rules: PlayedRules
     setup: Any
     closed: list[dict[str, Any]]
     open_play: Any = None
@@ -143,9 +259,10 @@ class Stored:
 
 
 def stored(game: Any) -> Stored | None:
-    """A stored game (record) as its shelf kind reads it; None for Skull King or an unknown kind."""
+    """A stored game (record) whose plays the table keeps, as its rules read it; None for a game that keeps its own."""
     kind = kinds().get(game.kind)
-    if kind is None:
+    rules = kind.played_rules if kind is not None else None
+    if rules is None:
         return None
-    return Stored(kind, kind.from_stored([s.name for s in game.seats], game.options),
+    return Stored(rules, rules.from_stored([s.name for s in game.seats], game.options),
                   [p.data for p in game.plays if p.closed], next((p for p in game.plays if not p.closed), None))

@@ -127,14 +127,8 @@ def bgsplay(public_id: str):
     game = games.find_game(public_id)
     if game is None or game.summary is None:
         abort(404)
-    found = shelf.stored(game)
-    if found is not None:
-        # The other games start with the first seat.
-        play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at,
-                            found.kind.bg_stats_game(found.setup))
-    else:
-        # Who led the first trick (left of the first dealer) started.
-        play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at, games.BG_STATS_GAME,
-                            (game.first_dealer + 1) % len(game.seats))
+    kind = shelf.kind_of(game)
+    play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at,
+                        kind.bg_stats_game(kind.setup_of(game)))
     return download(json.dumps(play, indent=2, ensure_ascii=False), "application/json",
                     f"{game.kind}-{public_id[:8]}.bgsplay")

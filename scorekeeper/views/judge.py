@@ -13,7 +13,7 @@ from flask import request, url_for
 from flask_babel import gettext
 
 from .. import forms, games, rules, service, tricks
-from ..models import SKULL_KING, Phase
+from ..models import Phase
 from ..problems import Problem
 from . import bp
 from .labels import card_label, say, suit_label
@@ -49,7 +49,7 @@ def judge_trick(public_id: str):
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
     game = load_state(public_id)
     record = games.current_hand(game)
-    if game.kind != SKULL_KING or record is None or record.phase != Phase.PLAYING:
+    if record is None or record.phase != Phase.PLAYING:
         return see_other(url_for("pages.game", public_id=public_id))
     table = games.table_of(game)
     count = len(table.players)

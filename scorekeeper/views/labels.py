@@ -14,6 +14,7 @@ from .. import rules, shelf, tricks
 from ..forms import CAPTURE_TOGGLES, MAX_SEATS
 from ..models import Phase
 from ..rules import Problem
+from ..shelf.skullking.kind import ruleset_name
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -104,20 +105,8 @@ def card_label(card: tricks.Card) -> str:
 
 
 def game_label(game: Any) -> str:
-    """A game's name in a list: its rules, or the name its kind gives it (a free pad's: the game typed)."""
-    kind = shelf.kinds().get(game.kind)
-    if kind is None:
-        return ruleset_name(game.ruleset)
-    return kind.label(game.options or {})
-
-
-def ruleset_name(ruleset: str) -> str:
-    """A ruleset's name for people."""
-    return {
-        "classic": gettext("Classic (2007)"),
-        "doubloons": gettext("Doubloons (tactile edition)"),
-        "modern": gettext("Skull King 2021"),
-    }[ruleset]
+    """A game's name in a list, as its kind gives it (a Skull King game's ruleset, a free pad's game as typed)."""
+    return shelf.kind_of(game).label(game)
 
 
 def ruleset_blurb(ruleset: str) -> str:
@@ -164,7 +153,8 @@ def init_app(app: Flask) -> None:
         language_names=LANGUAGE_NAMES,
         join_names=join_names,
         game_label=game_label,
-        shelf_kinds=lambda: list(shelf.kinds().values()),
+        # The games the start page offers besides the first, whose new game is its big button.
+        more_kinds=lambda: list(shelf.kinds().values())[1:],
         Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,

@@ -10,64 +10,26 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, request, url_for
+from flask import request, url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
-from werkzeug.datastructures import MultiDict
 
 from .. import games, service, shelf
 from ..access import Actor
 from . import bp
 from .labels import say
 from .rendering import is_htmx, once_per_edition, open_page, page, see_other, shown_after_change
-from .sessions import credentials, follow_next_game, keep_host_token, too_many_new_games, visitor
+from .sessions import credentials, follow_next_game, load_state, visitor
 
 # The parts of a shelf game's screen that are the same for every viewer (each an element with its id).
 SHARED_PARTS = ("table", "board")
-
-
-def kind_named(name: str) -> shelf.Kind:
-    """The game of the shelf called `name`, or a 404."""
-    kind = shelf.kinds().get(name)
-    if kind is None:
-        abort(404)
-    return kind
-
-
-@bp.route("/games/new/<kind_name>", methods=["GET", "POST"])
-def new_match(kind_name: str):
-    """The new-game form of another game on the shelf; a valid one starts it, run by this browser."""
-    kind = kind_named(kind_name)
-    title = gettext(kind.TITLE)
-    after = request.values.get("after") or None
-    if request.method == "GET":
-        return page(kind.NEW_TEMPLATE, title=title, form=players_of(kind, after), problems=[], kind=kind, after=after)
-    if too_many_new_games():
-        return page(kind.NEW_TEMPLATE, 429, title=title, form=request.form, kind=kind, after=after,
-                    problems=[gettext("Too many new games from here. Wait a minute and try again.")])
-    found = kind.setup_from_form(request.form)
-    if found.setup is None:
-        return page(kind.NEW_TEMPLATE, 422, title=title, form=request.form, kind=kind, after=after,
-                    problems=[say(p) for p in found.problems])
-    # With an earlier game's players it joins that game's crew (their statistics); its host alone may say so.
-    outcome = service.create_match(kind, found.setup, credentials(after) if after else None, after)
-    keep_host_token(outcome.public_id, outcome.secret)
-    return open_page(url_for("pages.game", public_id=outcome.public_id))
-
-
-def players_of(kind: shelf.Kind, public_id: str | None) -> MultiDict | None:
-    """The new-game form filled in with an earlier game's players, for "New game with these players"."""
-    game = games.find_game(public_id) if public_id else None
-    if game is None or game.kind != kind.NAME:
-        return None
-    return MultiDict(kind.form_fields(kind.from_stored([s.name for s in game.seats], game.options)))
 
 
 @dataclass(frozen=True)
 class ShelfGame:
     """A game of the shelf at one version as plain values: what its screens are drawn from."""
 
-    kind: shelf.Kind
+    kind: shelf.PlayedRules
     setup: Any
     closed: tuple[dict[str, Any], ...]
     draft: dict[str, Any] | None
@@ -86,19 +48,18 @@ class ShelfGame:
 
 
 def shelf_game(state: games.GameState) -> ShelfGame | None:
-    """The shelf game `state` is, as plain values, read once per version and process; None for a game of no
-    kind on the shelf (Skull King)."""
-    if state.kind not in shelf.kinds():
+    """The game `state` is, as its rules read its plays, once per version and process; None for a game that
+    draws its own screens."""
+    kind = shelf.kinds()[state.kind]
+    rules = kind.played_rules
+    if rules is None:
         return None
     kept = games.cache("shelf games")
     found = kept.get((state.id, state.version))
     if found is None:
-        game = games.find_game(state.public_id)
-        stored = shelf.stored(game) if game is not None else None
-        if game is None or stored is None:
-            return None
-        found = ShelfGame(stored.kind, stored.setup, tuple(stored.closed),
-                          dict(stored.draft) if stored.draft is not None else None, game.version)
+        draft = next((dict(p.data) for p in state.plays if not p.closed), None)
+        found = ShelfGame(rules, kind.setup_of(state), tuple(p.data for p in state.plays if p.closed), draft,
+                          state.version)
         kept.put((state.id, found.version), found)
     return found
 
@@ -129,9 +90,7 @@ def own_card(found: ShelfGame, state: games.GameState, me: Actor) -> str:
 
 def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
     """The one screen of a shelf game: the shared table, this browser's own card, the leaderboard and the pad."""
-    state = games.load(public_id)
-    if state is None:
-        raise service.NotFound(public_id)
+    state = load_state(public_id)
     following = follow_next_game(state)
     if following and status == 200:
         # The host started the next game with these players: every phone follows, no scan.
@@ -148,11 +107,10 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
 @bp.post("/games/<public_id>/play")
 def play(public_id: str):
     """A tap on a shelf game's screen: who went out, cards left, a coffin."""
-    game = games.find_game(public_id)
-    kind = shelf.kinds().get(game.kind) if game is not None else None
-    if kind is None:
+    found = shelf_game(load_state(public_id))
+    if found is None:
         raise service.NotFound(public_id)
-    change = kind.parse_change(request.form)
+    change = found.kind.parse_change(request.form)
     if change is None:
         return match_page(public_id, 422,
                           [gettext("The request could not be understood. Reload the page and try again.")])

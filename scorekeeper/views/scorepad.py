@@ -9,10 +9,10 @@ from flask import url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
-from .. import games, service
+from .. import games, service, shelf
 from ..access import Actor
-from ..models import SKULL_KING, Phase
-from ..pad import write_csv, write_rounds_csv
+from ..models import Phase
+from ..shelf.skullking.kind import PlayerSummary, feats
 from . import bp
 from .labels import join_names
 from .matches import match_page, shelf_game
@@ -58,8 +58,8 @@ PUSHED_PAGES["scorepad"] = PushedPage(shared_pad, pad_card_key, pad_card)
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
     game = load_state(public_id)
-    if game.kind != SKULL_KING:
-        # The other games keep their pad on their one screen.
+    if shelf_game(game) is not None:
+        # The games whose plays the table keeps show their pad on their one screen.
         return see_other(url_for("pages.game", public_id=public_id))
     me = visitor(game)
     return page("pad.html", title=gettext("Score pad"), visitor=me, corrections=corrections(game, me),
@@ -93,7 +93,7 @@ def screen(public_id: str):
     if following:
         # A rematch: the big screen shows the next game.
         return open_page(following)
-    if game.kind != SKULL_KING:
+    if shelf_game(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
     return page("screen.html", title=gettext("Leaderboard"), **screen_context(game))
 
@@ -106,16 +106,21 @@ def end(public_id: str):
     if following:
         # The host started the next game with these players: every phone follows, no scan.
         return open_page(following)
-    if game.kind != SKULL_KING:
-        # Another game's one screen is its end page too: the winner on top, the pad below.
+    if shelf_game(game) is not None:
+        # Their one screen is their end page too: the winner on top, the pad below.
         return match_page(public_id)
     if games.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
     standing = games.standings(game)
     winners = [s.name for s in standing if s.rank == 1]
     return page("end.html", title=gettext("Final standings"), game=game, standings=standing,
-                winners=join_names(winners), winner_count=len(winners), summaries=games.summaries(game),
+                winners=join_names(winners), winner_count=len(winners), summaries=feats_of(game),
                 visitor=visitor(game), edition=game.edition)
+
+
+def feats_of(game: games.GameState) -> list[PlayerSummary]:
+    """Each player's feats over the game's scored hands, for the end page."""
+    return feats(games.table_of(game), [games.hand_of(game, r) for r in game.hands if r.phase == Phase.SCORED])
 
 
 def shared_end(game: games.GameState) -> str:
@@ -130,34 +135,29 @@ PUSHED_PAGES["end"] = PushedPage(shared_end)
 @bp.post("/games/<public_id>/rematch")
 def rematch(public_id: str):
     """A new game with the same table and rules; the next player deals first."""
-    if load_state(public_id).kind != SKULL_KING:
-        raise service.NotFound(public_id)
     outcome = service.rematch(public_id, credentials(public_id))
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
+def pad_download(public_id: str, csv: bool = False):
+    """The game's pad file (or its CSV) as a download, of whatever kind: what the whole table has seen."""
+    state = load_state(public_id)
+    kind = shelf.kind_of(state)
+    setup, played = kind.setup_of(state), kind.played(state)
+    if csv:
+        return download(kind.write_csv(setup, played), "text/csv", f"{kind.NAME}-{public_id[:8]}.csv")
+    return download(json.dumps(kind.write_pad(setup, played), indent=2, ensure_ascii=False), "application/json",
+                    f"{kind.NAME}-{public_id[:8]}.json")
+
+
 @bp.get("/games/<public_id>/pad.json")
 def pad_json(public_id: str):
     """The pad file of the game, as a download."""
-    state = load_state(public_id)
-    found = shelf_game(state)
-    if found is not None:
-        doc, name = found.kind.write_pad(found.setup, list(found.closed)), found.kind.NAME
-    else:
-        doc, name = games.export_pad(state), "skull-king"
-    return download(json.dumps(doc, indent=2, ensure_ascii=False), "application/json",
-                    f"{name}-{public_id[:8]}.json")
+    return pad_download(public_id)
 
 
 @bp.get("/games/<public_id>/pad.csv")
 def pad_csv(public_id: str):
-    """The pad as CSV: one row per hand and player, with points and running total."""
-    state = load_state(public_id)
-    found = shelf_game(state)
-    if found is not None:
-        summary = found.kind.summary(found.setup, list(found.closed))
-        return download(write_rounds_csv(summary["players"], summary["per_hand"]), "text/csv",
-                        f"{found.kind.NAME}-{public_id[:8]}.csv")
-    doc = games.export_pad(state)
-    return download(write_csv(doc), "text/csv", f"skull-king-{public_id[:8]}.csv")
+    """The pad as CSV: one row per hand (or round) and player, with points and running total."""
+    return pad_download(public_id, csv=True)

@@ -8,7 +8,7 @@ from flask import current_app, request, session, url_for
 
 from .. import service
 from ..access import Actor, Credentials, identify, seat_secret
-from ..games import AnyGame, load
+from ..games import AnyGame, GameState, load
 
 KEPT_GAMES = 20
 
@@ -93,3 +93,11 @@ def follow_next_game(game: AnyGame, endpoint: str = "pages.game") -> str | None:
 def visitor(game: AnyGame) -> Actor:
     """Who this browser is at `game`."""
     return identify(game, credentials(game.public_id))
+
+
+def load_state(public_id: str) -> GameState:
+    """The game of the URL as plain values, as it stands now, or NotFound (a 404 page)."""
+    state = load(public_id)
+    if state is None:
+        raise service.NotFound(public_id)
+    return state

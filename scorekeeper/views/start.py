@@ -5,13 +5,12 @@ from __future__ import annotations
 import hmac
 from urllib.parse import urlsplit
 
-from flask import current_app, jsonify, request, session, url_for
+from flask import abort, current_app, jsonify, request, session, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .. import forms, games, rules, service, shelf
+from .. import games, service, shelf
 from ..extensions import csrf
-from ..models import SKULL_KING
 from ..pad import PadError
 from . import bp
 from .crews import my_games
@@ -27,46 +26,44 @@ def index():
     return page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
 
 
-@bp.route("/games/new", methods=["GET", "POST"])
-def new_game():
-    """The new-game form; a valid table starts the game at hand 1, run by this browser."""
+@bp.route("/games/new", methods=["GET", "POST"], defaults={"kind_name": None})
+@bp.route("/games/new/<kind_name>", methods=["GET", "POST"])
+def new_game(kind_name: str | None):
+    """A game's new-game form (the first game on the shelf's without a name); a valid one starts the game, run by
+    this browser."""
+    kind = shelf.kinds()[kind_name] if kind_name in shelf.kinds() else None
+    if kind is None:
+        if kind_name is not None:
+            abort(404)
+        kind = next(iter(shelf.kinds().values()))
     after = request.values.get("after") or None
+    context = {"title": gettext(kind.TITLE), "kind": kind, "after": after, **kind.new_game_context()}
     if request.method == "GET":
-        return page("new_game.html", title=gettext("New game"), form=players_of(after), problems=[],
-                    rounds=rules.ROUND_STRUCTURES, after=after)
+        return page(kind.NEW_TEMPLATE, form=players_of(kind, after), problems=[], **context)
     if too_many_new_games():
-        return page("new_game.html", 429, title=gettext("New game"), form=request.form,
-                    problems=[gettext("Too many new games from here. Wait a minute and try again.")],
-                    rounds=rules.ROUND_STRUCTURES, after=after)
-    parsed = forms.parse_new_game(request.form)
-    if parsed.table is None:
-        return page("new_game.html", 422, title=gettext("New game"), form=request.form,
-                    problems=[say(p) for p in parsed.problems], rounds=rules.ROUND_STRUCTURES, after=after)
-    # A game with an earlier game's players joins its crew (their statistics); its host alone may say so.
-    outcome = service.create_game(parsed.table, credentials(after) if after else None, after)
+        return page(kind.NEW_TEMPLATE, 429, form=request.form, **context,
+                    problems=[gettext("Too many new games from here. Wait a minute and try again.")])
+    found = kind.setup_from_form(request.form)
+    if found.setup is None:
+        return page(kind.NEW_TEMPLATE, 422, form=request.form, problems=[say(p) for p in found.problems], **context)
+    # With an earlier game's players it joins that game's crew (their statistics); its host alone may say so.
+    outcome = service.create(kind, found.setup, credentials=credentials(after) if after else None, after=after)
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
-def players_of(public_id: str | None) -> MultiDict | None:
-    """The new-game form filled in with an earlier game's table, for "New game with these players"."""
+def players_of(kind: shelf.GameKind, public_id: str | None) -> MultiDict | None:
+    """The new-game form filled in with an earlier game's players and options, for "New game with these players"."""
     game = games.find_game(public_id) if public_id else None
-    if game is None or game.kind != SKULL_KING:
+    if game is None or game.kind != kind.NAME:
         return None
-    table = games.table_of(game)
-    options = table.options.to_document(table.ruleset).items()
-    return MultiDict([("ruleset", table.ruleset), *(("player", name) for name in table.players),
-                      ("first_dealer", str((table.first_dealer + 1) % len(table.players))),
-                      *((key, "on") for key, value in options if value is True),
-                      *((key, value) for key, value in options if isinstance(value, str))])
+    return MultiDict(kind.form_fields(kind.setup_of(game)))
 
 
 def import_any(text: bytes) -> service.Outcome:
     """Store a pad file of any game as a new game; PadError when it is refused (nothing stored)."""
-    kind, read = shelf.read_any(text)
-    if kind is None:
-        return service.import_game(read)
-    return service.import_match(kind, *read)
+    kind, (setup, plays) = shelf.read_any(text)
+    return service.create(kind, setup, plays)
 
 
 @bp.post("/games/import")

@@ -18,22 +18,14 @@ from .. import event_stream, forms, games, rules, service
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
-from ..models import SKULL_KING, Phase, utcnow
+from ..models import Phase, utcnow
 from ..rules import Problem
 from ..service import Intent, Results
 from . import bp, matches
 from .labels import problems_by_player, say
 from .matches import match_page
 from .rendering import is_htmx, not_yours, once_per_edition, open_page, page, see_other, shown_after_change
-from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, visitor
-
-
-def load_state(public_id: str) -> games.GameState:
-    """The game of the URL as plain values, as it stands now, or NotFound (a 404 page)."""
-    state = games.load(public_id)
-    if state is None:
-        raise service.NotFound(public_id)
-    return state
+from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, load_state, visitor
 
 
 def load_hand(game: games.GameState, number: int) -> games.HandState:
@@ -192,8 +184,8 @@ def game_page(public_id: str, status: int = 200, problems: list[Problem] | None 
               typed: rules.Entry | None = None):
     """The game as this browser may see it: the shared table, and its own card (host, phone or viewer)."""
     state = load_state(public_id)
-    if state.kind != SKULL_KING:
-        # Another game of the shelf: its own screen.
+    if matches.shelf_game(state) is not None:
+        # A game whose plays the table keeps: the one screen the table draws from its rules.
         return match_page(public_id, status, [say(p) for p in problems or []])
     me = identify(state, credentials(public_id))
     if problems and me.role == Role.VIEWER:

@@ -1,0 +1,156 @@
+"""Skull King on the table: its setup (the rules' `Table`), its plays (the hands), its pad file and statistics.
+
+The table machinery asks this of Skull King as of any game (`shelf.GameKind`); its hands live
+in tables of its own (`hands.py`) and its screens are its own (`views/table.py`, the score
+pad, the big screen, the trick judge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from flask_babel import gettext
+
+from ... import forms, games, pad, rules
+from ...problems import N_
+from ...rules import Hand, Table
+from .. import NewMatch
+from . import hands
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One player's feats over a game's scored hands, for the end page."""
+
+    name: str
+    bids_made: int
+    zero_bids: int
+    zero_bids_made: int
+    bonus_points: int
+
+
+def feats(table: Table, scored: Sequence[Hand]) -> list[PlayerSummary]:
+    """Bids made, zero bids (and made) and bonus points won, per player, over these scored hands."""
+    made = dict.fromkeys(table.players, 0)
+    zeros = dict.fromkeys(table.players, 0)
+    zero_bids = dict.fromkeys(table.players, 0)
+    bonus = dict.fromkeys(table.players, 0)
+    for hand in scored:
+        for player, points in rules.bonus_points(table, hand).items():
+            bonus[player] += points
+        for entry in hand.entries:
+            zero_bids[entry.player] += entry.bid == 0
+            if entry.bid == entry.tricks:
+                made[entry.player] += 1
+                zeros[entry.player] += entry.bid == 0
+    return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
+
+
+def ruleset_name(ruleset: str) -> str:
+    """A ruleset's name for people."""
+    return str({
+        "classic": gettext("Classic (2007)"),
+        "doubloons": gettext("Doubloons (tactile edition)"),
+        "modern": gettext("Skull King 2021"),
+    }[ruleset])
+
+
+class SkullKing:
+    """Skull King as a kind of game on the table."""
+
+    NAME = "skull-king"
+    FORMAT = pad.FORMAT
+    TITLE = N_("Skull King")
+    NEW_TEMPLATE = "new_game.html"
+    # As BG Stats knows it: its BoardGameGeek id (see the README).
+    BG_STATS = ("Skull King", 150145)
+
+    @property
+    def played_rules(self) -> None:
+        """None: it keeps its hands and draws its screens itself."""
+        return None
+
+    def setup_from_form(self, form: Any) -> NewMatch:
+        """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
+        parsed = forms.parse_new_game(form)
+        return NewMatch(parsed.table, list(parsed.problems), parsed.names)
+
+    def new_game_context(self) -> dict[str, Any]:
+        """Its form's title, and the round structures it offers."""
+        return {"title": gettext("New game"), "rounds": rules.ROUND_STRUCTURES}
+
+    def form_fields(self, table: Table) -> list[tuple[str, str]]:
+        """The new-game form filled in for another game with the same table; the next player deals first."""
+        options = table.options.to_document(table.ruleset).items()
+        return [("ruleset", table.ruleset), *(("player", name) for name in table.players),
+                ("first_dealer", str((table.first_dealer + 1) % len(table.players))),
+                *((key, "on") for key, value in options if value is True),
+                *((key, value) for key, value in options if isinstance(value, str))]
+
+    def columns(self, table: Table) -> tuple[list[str], dict[str, Any]]:
+        """The seats' names, and the ruleset, first dealer and options as the game's columns."""
+        return list(table.players), {"ruleset": table.ruleset, "first_dealer": table.first_dealer,
+                                     "options": table.options.to_document(table.ruleset)}
+
+    def setup_of(self, game: Any) -> Table:
+        """The rules' table of a stored game."""
+        return games.table_of(game)
+
+    def rematch(self, table: Table) -> Table:
+        """The same table and rules again; the next player deals first."""
+        return replace(table, first_dealer=(table.first_dealer + 1) % len(table.players))
+
+    def label(self, game: Any) -> str:
+        """A game's name in lists: its ruleset's."""
+        return ruleset_name(game.ruleset)
+
+    def read_pad(self, doc: object, check: bool = False) -> tuple[Table, list[Hand]]:
+        """A pad file's table and hands; PadError with every problem."""
+        found = pad.read_pad(doc, check)
+        return found.table, list(found.hands)
+
+    def write_pad(self, table: Table, played: Sequence[Hand]) -> dict[str, Any]:
+        """The pad file, with points and totals."""
+        return pad.write_pad(table, list(played))
+
+    def write_csv(self, table: Table, played: Sequence[Hand]) -> str:
+        """The pad as CSV: a row per hand and player, with bids, tricks, bonuses, points and running total."""
+        return pad.write_csv(pad.write_pad(table, list(played)))
+
+    def finished(self, table: Table, played: Sequence[Hand]) -> bool:
+        """Whether every hand of the game is played and scored."""
+        return len(played) == len(rules.cards_per_hand(table)) and all(h.finished for h in played)
+
+    def summary(self, table: Table, played: Sequence[Hand]) -> dict[str, Any]:
+        """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
+        scored = [h for h in played if h.finished]
+        points = [rules.score_hand(table, hand) for hand in scored]
+        totals = [sum(p[player] for p in points) for player in table.players]
+        best = max(totals)
+        found = feats(table, scored)
+        return {
+            "kind": self.NAME, "ruleset": table.ruleset, "players": list(table.players), "totals": totals,
+            "winners": [p for p, t in zip(table.players, totals, strict=True) if t == best],
+            "per_hand": [[p[player] for player in table.players] for p in points],
+            "bids_made": [f.bids_made for f in found],
+            "zero_bids": [f.zero_bids for f in found],
+            "zero_bids_made": [f.zero_bids_made for f in found],
+            "bonus": [f.bonus_points for f in found],
+        }
+
+    def bg_stats_game(self, table: Table) -> tuple[str, int | None, int]:
+        """The game as BG Stats knows it; who led the first trick (left of the first dealer) started."""
+        return (*self.BG_STATS, (table.first_dealer + 1) % len(table.players))
+
+    def start(self, game: Any, table: Table, played: Sequence[Hand]) -> None:
+        """A new game's hands: an imported pad's, and the next one open to bid."""
+        hands.store_hands(game, table, list(played))
+
+    def played(self, game: Any) -> list[Hand]:
+        """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""
+        return [games.hand_of(game, r) for r in game.hands if not r.phase.is_secret]
+
+
+SKULL_KING = SkullKing()
