@@ -18,7 +18,7 @@ import socket  # noqa: E402
 import click
 from flask.cli import FlaskGroup
 
-from .pad import PadError
+from .padfile import PadError
 from .shelf import score_any
 
 
@@ -53,7 +53,7 @@ def score(file) -> None:  # noqa: ANN001
 @click.option("--no-advanced", is_flag=True, help="Modern rules without Loot, the Kraken and the White Whale.")
 def trick(ruleset: str, cards: str, as_json: bool, no_advanced: bool) -> None:
     """Judge one trick: who wins it, who leads next, what the winner captured ("yellow 14, pirate, skull king")."""
-    from .tricks import TrickError, describe, judge, parse_trick
+    from .shelf.skullking.tricks import TrickError, describe, judge, parse_trick
 
     try:
         played = parse_trick(ruleset, cards, advanced=not no_advanced)

@@ -17,10 +17,11 @@ from flask import current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
 
-from . import rules, shelf
+from . import shelf
 from .extensions import WRITE_LOCK, db
 from .models import EntryRecord, Event, Game, HandRecord, Phase, Play, Seat, SeatRequest, phase_at, utcnow
-from .rules import Entry, Hand, Options, Problem, Table
+from .shelf.skullking import rules
+from .shelf.skullking.rules import Entry, Hand, Options, Problem, Table
 from .standings import Standing, leaderboard
 
 

@@ -17,10 +17,9 @@ from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, select
 
-from . import games, rows, rules, shelf, tricks
+from . import games, rows, shelf
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
-from .forms import EntryReport
 from .live import CHANGES, CHANNEL
 from .models import (
     Game,
@@ -33,8 +32,9 @@ from .models import (
     new_public_id,
     utcnow,
 )
-from .rules import N_, Entry, Hand, Problem, Table
-from .shelf.skullking import hands
+from .shelf.skullking import hands, rules, tricks
+from .shelf.skullking.forms import EntryReport
+from .shelf.skullking.rules import N_, Entry, Hand, Problem, Table
 
 # A seat as stored, or as the pages read it.
 SeatOf = TypeVar("SeatOf")

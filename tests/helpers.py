@@ -12,7 +12,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from scorekeeper.forms import MAX_SEATS
+from scorekeeper.shelf.skullking.forms import MAX_SEATS
 
 
 def new_game(client: FlaskClient, names: list[str], ruleset: str = "classic", **options: str) -> str:

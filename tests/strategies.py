@@ -6,8 +6,8 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-from scorekeeper import rules
-from scorekeeper.rules import Entry, Hand, Options, Table
+from scorekeeper.shelf.skullking import rules
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
 
 NAMES = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo")
 

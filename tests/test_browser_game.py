@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from scorekeeper import rules
-from scorekeeper.rules import Entry, Hand, Table
+from scorekeeper.shelf.skullking import rules
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Table
 from tests.browser import PHONE, SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
@@ -147,7 +147,7 @@ def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: s
     import re as regex
     import urllib.request
 
-    from scorekeeper.pad import write_pad
+    from scorekeeper.shelf.skullking.pad import write_pad
 
     players = ("Anne", "Benedikt", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo")
     table = Table("modern", players)

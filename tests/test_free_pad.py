@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.pad import PadError
+from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any, score_any
 from scorekeeper.shelf.freepad.rules import BY_HOST, BY_ROUNDS, BY_TARGET, Played, Setup, is_over, winners
 from tests.test_shelf_views import seen, seen_text, shelf_table, version

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.pad import PadError, write_pad
-from scorekeeper.rules import Entry, Hand, Table
+from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any, score_any
+from scorekeeper.shelf.skullking.pad import write_pad
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Table
 from tests.conftest import EXAMPLE_PAD
 from tests.strategies import legal_hands, tables
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import Entry, Hand, Options, Table, cards_per_hand, provisional_points, score_hand
+from scorekeeper.shelf.skullking.rules import (
+    Entry,
+    Hand,
+    Options,
+    Table,
+    cards_per_hand,
+    provisional_points,
+    score_hand,
+)
 
 CLASSIC = Table("classic", ("Anne", "Ben", "Cara"))
 MODERN = Table("modern", ("Anne", "Ben", "Cara"))

@@ -8,7 +8,7 @@ import re
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import Entry, Hand, Table, score_hand, validate_hand
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Table, score_hand, validate_hand
 from tests.strategies import tables_and_hands
 
 # Written out again here, from the rules reference, so the test does not trust the code's table.

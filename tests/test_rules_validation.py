@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import Entry, Hand, Options, Table, validate_hand, validate_table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table, validate_hand, validate_table
 
 PLAYERS = ("Anne", "Ben", "Cara")
 CLASSIC = Table("classic", PLAYERS)

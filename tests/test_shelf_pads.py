@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.pad import PadError
+from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any, score_any
 from scorekeeper.shelf.dracula import pad as dracula_pad
 from scorekeeper.shelf.skipbo import pad as skipbo_pad

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import games
-from scorekeeper.pad import PadError
+from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any
 from tests.conftest import make_app
 from tests.helpers import hostile_pads, new_game
@@ -124,7 +124,7 @@ def test_a_pad_of_8000_hands_is_refused_at_once(client: FlaskClient, monkeypatch
         raise AssertionError("a file over the size limit was read")
 
     # Through the import, where anyone can send it: refused by its size before it is read.
-    monkeypatch.setattr("scorekeeper.pad.read_json", never)
+    monkeypatch.setattr("scorekeeper.padfile.read_json", never)
     response = client.post("/games/import", data=text, content_type="application/json")
     assert response.status_code == 413 and response.json["problems"] == ["That file is too large for a pad file."]
     monkeypatch.undo()
@@ -143,7 +143,7 @@ def test_a_pad_of_more_hands_than_its_rounds_is_refused_before_they_are_read(cli
     def never(*args: object) -> None:
         raise AssertionError("a hand was read")
 
-    monkeypatch.setattr("scorekeeper.pad._PadReader.read_hand", never)
+    monkeypatch.setattr("scorekeeper.shelf.skullking.pad._PadReader.read_hand", never)
     response = client.post("/games/import", data=text, content_type="application/json")
     assert response.status_code == 422
     assert response.json["problems"] == ["the pad has 1000 hands, but this game has only 50."]

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import tricks
 from scorekeeper.cli import main
-from scorekeeper.tricks import Card, judge, parse_trick
+from scorekeeper.shelf.skullking import tricks
+from scorekeeper.shelf.skullking.tricks import Card, judge, parse_trick
 
 # (ruleset, trick as written, outcome, winner, next leader, capture points, loot partners) from
 # shared/rules/skull-king-tricks.md, "Worked examples".

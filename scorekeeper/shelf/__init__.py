@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
-from ..problems import Problem
+from ..padfile import PadError, read_json, shown, write_rounds_csv
+from ..problems import N_, Problem
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,6 @@ class OnPlays:
 
     def write_csv(self, setup: Any, plays: Sequence[Any]) -> str:
         """The pad as CSV: a row per round and player, with points and running total."""
-        from ..pad import write_rounds_csv
-
         summary = self.rules.summary(setup, plays)
         return write_rounds_csv(summary["players"], summary["per_hand"])
 
@@ -221,9 +220,6 @@ def kind_of(game: Any) -> GameKind:
 def read_any(text: str | bytes, check: bool = True) -> tuple[GameKind, tuple[Any, list[Any]]]:
     """A pad file of any game, told apart by its `format`: its kind, and (its setup, its plays).
     PadError with every problem."""
-    from ..pad import PadError, read_json, shown
-    from ..problems import N_
-
     doc = read_json(text)
     found = doc.get("format") if isinstance(doc, dict) else None
     shelf = list(kinds().values())

@@ -3,7 +3,7 @@ as a pad file states them. Shared by Skip-Bo and the free pad."""
 
 from __future__ import annotations
 
-from ..pad import Reader, is_whole, shown
+from ..padfile import Reader, is_whole, shown
 from ..problems import N_, Problem
 
 

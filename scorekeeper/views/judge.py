@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from flask import request, url_for
 from flask_babel import gettext
 
-from .. import forms, games, rules, service, tricks
+from .. import forms, games, service
 from ..models import Phase
 from ..problems import Problem
+from ..shelf.skullking import rules, tricks
 from . import bp
 from .labels import card_label, say, suit_label
 from .rendering import page, see_other

@@ -10,11 +10,12 @@ from babel.lists import format_list
 from flask import Flask
 from flask_babel import get_locale, gettext
 
-from .. import rules, shelf, tricks
-from ..forms import CAPTURE_TOGGLES, MAX_SEATS
+from .. import shelf
 from ..models import Phase
-from ..rules import Problem
+from ..shelf.skullking import rules, tricks
+from ..shelf.skullking.forms import CAPTURE_TOGGLES, MAX_SEATS
 from ..shelf.skullking.kind import ruleset_name
+from ..shelf.skullking.rules import Problem
 
 
 def join_names(names: Sequence[str]) -> str:

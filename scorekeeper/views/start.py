@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import games, service, shelf
 from ..extensions import csrf
-from ..pad import PadError
+from ..padfile import PadError
 from . import bp
 from .crews import my_games
 from .labels import say

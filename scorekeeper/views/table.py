@@ -14,13 +14,15 @@ from flask import Response, abort, current_app, request, stream_with_context, ur
 from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
-from .. import event_stream, forms, games, rules, service
+from .. import event_stream, forms, games, service
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
 from ..models import Phase, utcnow
-from ..rules import Problem
 from ..service import Intent, Results
+from ..shelf.skullking import forms as hand_forms
+from ..shelf.skullking import rules
+from ..shelf.skullking.rules import Problem
 from . import bp, matches
 from .labels import problems_by_player, say
 from .matches import match_page
@@ -531,7 +533,7 @@ def hand(public_id: str, number: int):
             seats = tuple(s.position for s in game.seats if not s.has_phone)
         elif me.seat is not None:
             seats = (me.seat,)
-    parsed = forms.parse_results(request.form, table, number, seats)
+    parsed = hand_forms.parse_results(request.form, table, number, seats)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
     outcome = service.record_results(public_id, credentials(public_id), number,
@@ -550,7 +552,7 @@ def hand(public_id: str, number: int):
 def correct(game: games.GameState, record: games.HandState, table: rules.Table):
     """The host's correction of a scored hand; the pad follows."""
     public_id = game.public_id
-    parsed = forms.parse_correction(request.form, table, record.number, record.cards)
+    parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)
     problems = parsed.problems
     if parsed.hand is not None:
         outcome = service.correct_hand(public_id, credentials(public_id), record.number, parsed.hand)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...pad import PadError, Reader, shown
+from ...padfile import PadError, Reader, shown
 from ...problems import N_, Problem, target_problems
 from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...pad import PadError, is_whole, shown
+from ...padfile import PadError, is_whole, shown
 from ...problems import N_, Problem
 from ..sides import SidesReader
 from .rules import (

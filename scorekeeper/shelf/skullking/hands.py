@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import rules
 from ...models import EntryRecord, Game, HandRecord, Phase, utcnow
-from ...rules import Entry, Hand, Table
+from . import rules
+from .rules import Entry, Hand, Table
 
 
 def cards_of_hand(table: Table, number: int) -> int | None:

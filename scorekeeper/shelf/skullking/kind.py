@@ -13,11 +13,11 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ... import forms, games, pad, rules
+from ... import games
 from ...problems import N_
-from ...rules import Hand, Table
 from .. import NewMatch
-from . import hands
+from . import forms, hands, pad, rules
+from .rules import Hand, Table
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Re-exported: the rules' problems are the ones every game speaks in.
-from .problems import N_ as N_
-from .problems import Problem as Problem
+from ...problems import N_ as N_
+from ...problems import Problem as Problem
 
 RULESETS = ("classic", "doubloons", "modern")
 SCORINGS = ("standard", "rascal")

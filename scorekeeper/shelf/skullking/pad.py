@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import re
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
+from ...padfile import PadError, Reader, inert_cell, is_whole, json_kind, shown
 from . import rules
 from .rules import N_, Entry, Hand, Options, Problem, Table
 
@@ -30,18 +28,6 @@ ENTRY_KEYS = ("player", "bid", "tricks", "bonuses", "loot_with", "wager", "shot"
 UNFINISHED_ENTRY_KEYS = ("player", "bid", "shot")
 
 
-class PadError(Exception):
-    """A pad that cannot be read or scored; `problems` says every reason."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(p.message() for p in problems))
-        self.problems = problems
-
-    def messages(self) -> list[str]:
-        """The problems as plain sentences, one each."""
-        return [p.message() for p in self.problems]
-
-
 @dataclass
 class Pad:
     """A read pad: the table, its hands, and the points and totals it claimed."""
@@ -53,99 +39,12 @@ class Pad:
     claimed_totals: dict[str, int] | None = None
 
 
-def is_whole(value: object) -> TypeGuard[int]:
-    """Whether a JSON value is a whole number (true and false are not)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def shown(value: object) -> str:
-    """A JSON value as a message quotes it, cut short when long."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
-
-
-def _json_kind(value: object) -> str:
-    """What a JSON value is, in JSON's own words."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    return "a list"
-
-
-# A refused file lists this many problems at most.
-MAX_PROBLEMS = 50
-
-
-class Reader:
-    """Walks a document, collecting problems instead of stopping at the first.
-
-    `unit` says what the numbers in its problems count: hands here, games or rounds in the
-    pads of the other games on the shelf, which read theirs with it too.
-    """
-
-    unit = "hand"
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def add(self, template: str, hand: int | None = None, players: tuple[str, ...] = (),
-            **params: object) -> None:
-        self.extend([Problem(template, params, hand, players, self.unit)])
-
-    def extend(self, problems: list[Problem]) -> None:
-        """Keep these problems too; stop reading once there are MAX_PROBLEMS."""
-        self.problems.extend(problems)
-        if len(self.problems) >= MAX_PROBLEMS:
-            # Nobody reads a thousand problems, and a file made of mistakes must cost little to refuse.
-            raise PadError(self.problems[:MAX_PROBLEMS])
-
-    def version_is(self, doc: Mapping[str, Any], version: int) -> None:
-        """A problem unless the document's `version` is the one this app reads."""
-        if doc.get("version") != version or not is_whole(doc.get("version")):
-            self.add(N_("“version” must be %(version)d, not %(value)s: this app reads version %(version)d."),
-                     version=version, value=shown(doc.get("version")))
-
-    def unknown_keys(self, obj: Mapping[str, Any], allowed: tuple[str, ...],
-                     hand: int | None = None, players: tuple[str, ...] = ()) -> None:
-        for key in obj:
-            if key in allowed:
-                continue
-            if players:
-                self.add(N_("%(names)s: unknown key “%(key)s”."), hand, players, key=key)
-            else:
-                self.add(N_("unknown key “%(key)s”."), hand, key=key)
-
-    def whole(self, obj: Mapping[str, Any], key: str, hand: int | None = None,
-              players: tuple[str, ...] = (), required: bool = True) -> int | None:
-        if key not in obj:
-            if required and players:
-                self.add(N_("%(names)s: “%(key)s” is missing."), hand, players, key=key)
-            elif required:
-                self.add(N_("“%(key)s” is missing."), hand, key=key)
-            return None
-        value = obj[key]
-        if not is_whole(value):
-            if players:
-                self.add(N_("%(names)s: “%(key)s” must be a whole number, not %(value)s."),
-                         hand, players, key=key, value=shown(value))
-            else:
-                self.add(N_("“%(key)s” must be a whole number, not %(value)s."),
-                         hand, key=key, value=shown(value))
-            return None
-        return value
-
-
 class _PadReader(Reader):
     """Reads a Skull King pad file."""
 
     def read(self, doc: object) -> Pad | None:
         if not isinstance(doc, dict):
-            self.add(N_("A pad file is a JSON object, not %(value)s."), value=_json_kind(doc))
+            self.add(N_("A pad file is a JSON object, not %(value)s."), value=json_kind(doc))
             return None
         self.unknown_keys(doc, TOP_KEYS)
         if doc.get("format") != FORMAT:
@@ -366,67 +265,6 @@ def read_pad(doc: object, check: bool = False) -> Pad:
     return pad
 
 
-# A pad nests six deep (pad, hands, hand, entries, entry, bonuses); deeper is not a pad.
-MAX_DEPTH = 16
-# Possessive: a string is read once, never tried again from a later quote, so text full of
-# quotes and backslashes costs one pass (an unclosed string runs to the end: json.loads refuses it).
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*+"?')
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"\[\]|\{\}")
-
-
-def nests_deeper_than(text: str, most: int) -> bool:
-    """Whether the lists and objects of a JSON text nest deeper than `most`, strings left out.
-
-    Read before parsing, in time linear in the text: one pass takes the strings out, then each
-    round takes away the innermost pairs, `most` rounds at most, whatever the text.
-    """
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    for _ in range(most):
-        brackets, found = _INNERMOST.subn("", brackets)
-        if not brackets or not found:
-            # Nothing left, or brackets that do not pair up: the JSON parser says what is wrong.
-            return False
-    return True
-
-
-# No number in a pad of any game comes near this, either way: points, totals, targets, counts.
-MAX_NUMBER = 1_000_000
-
-
-def numbers_out_of_bounds(value: object) -> list[Problem]:
-    """A problem for the first number of a parsed pad beyond ±MAX_NUMBER (or not finite); none if all are within."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, (int, float)) and not isinstance(item, bool) and not -MAX_NUMBER <= item <= MAX_NUMBER:
-            return [Problem(N_("Every number in a pad file is from -%(most)d to %(most)d; this one has %(value)s."),
-                            {"most": MAX_NUMBER, "value": shown(item)})]
-    return []
-
-
-def read_json(text: str | bytes) -> object:
-    """A pad file's JSON, of whichever game; PadError for text that is not JSON, nests too deep, or
-    holds a number no pad could."""
-    try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
-        if nests_deeper_than(text, MAX_DEPTH):
-            raise PadError([Problem(N_("The file nests lists and objects deeper than a pad file ever does."))])
-        doc = json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError) as error:
-        raise PadError([Problem(N_("The file is not valid JSON: %(error)s."),
-                                {"error": str(error)[:200]})]) from None
-    problems = numbers_out_of_bounds(doc)
-    if problems:
-        raise PadError(problems)
-    return doc
-
-
 def check_claims(pad: Pad, with_totals: bool = True) -> list[Problem]:
     """Every difference between the points and totals the pad claims and the rules.
 
@@ -510,39 +348,6 @@ def write_pad(table: Table, hands: list[Hand]) -> dict[str, Any]:
 
 CSV_BONUSES = (rules.PIRATES_BY_SKULL_KING, rules.SKULL_KING_BY_MERMAID, rules.MERMAIDS_BY_PIRATE,
                rules.STANDARD_FOURTEENS, rules.BLACK_FOURTEEN)
-# A spreadsheet reads a cell starting with one of these as a formula (OWASP's list).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def inert_cell(value: object) -> object:
-    """`value` as a CSV cell no spreadsheet runs: text that would start a formula gets a leading '.
-
-    Spreadsheets skip leading spaces of any kind (a no-break space too) and read full-width
-    signs (＝, ＋) as their plain twins, so the check looks past the one and folds the other.
-    """
-    if not isinstance(value, str):
-        return value
-    head = value.lstrip()
-    while head and unicodedata.category(head[0]) in ("Cf", "Cc", "Zs", "Zl", "Zp"):
-        head = head[1:].lstrip()
-    if value.startswith(FORMULA_STARTS) or unicodedata.normalize("NFKC", head[:1]).startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def write_rounds_csv(players: Sequence[str], per_round: Sequence[Sequence[int]]) -> str:
-    """The pad of any game as CSV: one row per round (game, hand) and player, with points and running total."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["round", "player", "points", "total"])
-    totals = [0] * len(players)
-    for number, points in enumerate(per_round, start=1):
-        for index, player in enumerate(players):
-            totals[index] += points[index]
-            writer.writerow([number, inert_cell(player), points[index], totals[index]])
-    return out.getvalue()
-
-
 def write_csv(doc: Mapping[str, Any]) -> str:
     """A written pad as CSV: one row per hand and player, with points and running total."""
     out = io.StringIO()

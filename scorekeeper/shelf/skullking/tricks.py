@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ...problems import N_, Problem
 from . import rules
-from .problems import N_, Problem
 
 SUIT = "suit"
 ESCAPE = "escape"
