@@ -21,6 +21,7 @@ from flask_migrate import upgrade
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Seat, new_join_code, new_public_id
+from scorekeeper.shelf.skullking.kind import SKULL_KING
 
 GAMES = int(os.environ.get("CREW_GAMES", 500))
 PLAYERS = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn")
@@ -48,8 +49,8 @@ def main() -> None:
         start = datetime(2025, 1, 1)
         crew = new_public_id()
         for number in range(GAMES):
-            game = Game(ruleset="classic", options={"scoring": "standard"}, crew=crew, public_id=new_public_id(),
-                        host_token=new_public_id(), join_code=new_join_code(),
+            game = Game(kind=SKULL_KING.NAME, ruleset="classic", options={"scoring": "standard"}, crew=crew,
+                        public_id=new_public_id(), host_token=new_public_id(), join_code=new_join_code(),
                         created_at=start + timedelta(days=number),
                         finished_at=start + timedelta(days=number, hours=1), summary=summary(rng))
             game.seats = [Seat(position=i, name=name) for i, name in enumerate(PLAYERS)]

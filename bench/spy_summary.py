@@ -23,7 +23,7 @@ AREAS = [
     ("live stream: waking, reading the game's version", re.compile(r"gzipped \(scorekeeper")),
     ("write: the change (service, rows)", re.compile(r"\(scorekeeper/(service|rows)\.py:")),
     ("write: the page it answers with", re.compile(r"after \(scorekeeper/views/table\.py:")),
-    ("page loads and joins", re.compile(r"\(scorekeeper/views/")),
+    ("page loads and joins", re.compile(r"\(scorekeeper/(views|shelf)/")),
     ("live watcher: polling the event log", re.compile(r"poll \(scorekeeper/live\.py:")),
     ("sending: writing to the sockets", re.compile(r"SocketMixin\.send")),
     ("request handling (gunicorn, werkzeug, flask, compression)", re.compile(r"gunicorn|werkzeug|flask")),

@@ -39,9 +39,6 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
-SKULL_KING = "skull-king"
-
-
 class Phase(StrEnum):
     """Where a hand stands: bids secret (bidding, counting), with the cannonball rule the loads
     secret (loading, firing), then played, then scored."""
@@ -90,8 +87,8 @@ class Game(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
-    # Which game of the shelf: Skull King, or one in `scorekeeper.shelf` (its rounds are `Play`s).
-    kind: Mapped[str] = mapped_column(String(16), default=SKULL_KING, server_default=SKULL_KING)
+    # Its kind's name (`shelf.kinds()`): the kind reads the rest (its hands, or its `Play`s).
+    kind: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

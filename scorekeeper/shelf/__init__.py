@@ -73,6 +73,7 @@ class GameKind(Protocol):
         """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
         ...
 
+    def load_views(self) -> None: ...
     def setup_from_form(self, form: Any) -> NewMatch: ...
     def new_game_context(self) -> dict[str, Any]: ...
     def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
@@ -131,6 +132,9 @@ class OnPlays:
     def played_rules(self) -> PlayedRules:
         """Its rules: the table draws its screen from them."""
         return self.rules
+
+    def load_views(self) -> None:
+        """Nothing: the table draws its one screen (`views.matches`)."""
 
     def setup_from_form(self, form: Any) -> NewMatch:
         """The game its new-game form describes."""

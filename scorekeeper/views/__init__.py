@@ -10,11 +10,15 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, NotFound
 
-from .. import service
+from .. import service, shelf
 
 bp = Blueprint("pages", __name__)
 
-from . import crews, headers, judge, labels, matches, scorepad, start, table  # noqa: E402, F401  (their views register on bp)
+from . import crews, headers, labels, matches, start, table  # noqa: E402, F401  (their views register on bp)
+
+# A kind that draws its own pages brings their views, which register on bp too.
+for _kind in shelf.kinds().values():
+    _kind.load_views()
 from .rendering import not_yours, page  # noqa: E402
 
 

@@ -18,8 +18,8 @@ from ..extensions import db
 from ..models import Game, utcnow
 from . import bp
 from .labels import game_label, say
-from .rendering import download, page, see_other
-from .sessions import credentials, visitor
+from .rendering import download, open_page, page, see_other
+from .sessions import credentials, keep_host_token, load_state, visitor
 
 # The start page lists at most this many games of this browser, newest first.
 LISTED = 20
@@ -132,3 +132,34 @@ def bgsplay(public_id: str):
                         kind.bg_stats_game(kind.setup_of(game)))
     return download(json.dumps(play, indent=2, ensure_ascii=False), "application/json",
                     f"{game.kind}-{public_id[:8]}.bgsplay")
+
+
+@bp.post("/games/<public_id>/rematch")
+def rematch(public_id: str):
+    """A new game with the same table and rules; the next player deals first."""
+    outcome = service.rematch(public_id, credentials(public_id))
+    keep_host_token(outcome.public_id, outcome.secret)
+    return open_page(url_for("pages.game", public_id=outcome.public_id))
+
+
+def pad_download(public_id: str, csv: bool = False):
+    """The game's pad file (or its CSV) as a download, of whatever kind: what the whole table has seen."""
+    state = load_state(public_id)
+    kind = shelf.kind_of(state)
+    setup, played = kind.setup_of(state), kind.played(state)
+    if csv:
+        return download(kind.write_csv(setup, played), "text/csv", f"{kind.NAME}-{public_id[:8]}.csv")
+    return download(json.dumps(kind.write_pad(setup, played), indent=2, ensure_ascii=False), "application/json",
+                    f"{kind.NAME}-{public_id[:8]}.json")
+
+
+@bp.get("/games/<public_id>/pad.json")
+def pad_json(public_id: str):
+    """The pad file of the game, as a download."""
+    return pad_download(public_id)
+
+
+@bp.get("/games/<public_id>/pad.csv")
+def pad_csv(public_id: str):
+    """The pad as CSV: one row per hand (or round) and player, with points and running total."""
+    return pad_download(public_id, csv=True)

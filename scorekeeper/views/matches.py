@@ -16,8 +16,10 @@ from jinja2_fragments.flask import render_block
 
 from .. import games, service, shelf
 from ..access import Actor
+from ..problems import Problem
 from . import bp
 from .labels import say
+from .pushed import GamePage, PushedPage
 from .rendering import is_htmx, once_per_edition, open_page, page, see_other, shown_after_change
 from .sessions import credentials, follow_next_game, load_state, visitor
 
@@ -126,3 +128,20 @@ def play(public_id: str):
     return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
 
 
+def played(state: games.GameState) -> ShelfGame:
+    """The game whose plays the table keeps, as its rules read them; NotFound for one that keeps its own."""
+    found = shelf_game(state)
+    if found is None:
+        raise service.NotFound(state.public_id)
+    return found
+
+
+def show_played(public_id: str, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
+    """The one screen of a game whose plays the table keeps, with the problems of a refused change."""
+    return match_page(public_id, status, [say(p) for p in problems or []])
+
+
+# How the games whose plays the table keeps are shown and pushed: the same for every such kind.
+PLAYED_PAGE = GamePage(show_played, PushedPage(lambda state: shared_screen(played(state), state),
+                                               lambda state, me: card_key(played(state), me),
+                                               lambda state, me: own_card(played(state), state, me)))

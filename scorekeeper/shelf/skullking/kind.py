@@ -72,6 +72,11 @@ class SkullKing:
         """None: it keeps its hands and draws its screens itself."""
         return None
 
+    def load_views(self) -> None:
+        """Its pages: the hand, the score pad, the big screen, the end and the trick judge."""
+        # Imported when the app's views are, as they register on the app's blueprint.
+        from . import judge, scorepad, views  # noqa: F401
+
     def setup_from_form(self, form: Any) -> NewMatch:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
         parsed = forms.parse_new_game(form)

@@ -1,24 +1,23 @@
-"""The score pad and what follows from it: the big screen, the end, a rematch, and the exports."""
+"""Skull King's score pad and what follows from it: the big screen and the end."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
-from .. import games, service, shelf
-from ..access import Actor
-from ..models import Phase
-from ..shelf.skullking.kind import PlayerSummary, feats
-from . import bp
-from .labels import join_names
-from .matches import match_page, shelf_game
-from .rendering import download, once_per_edition, open_page, page, see_other
-from .sessions import credentials, follow_next_game, keep_host_token, visitor
-from .table import PUSHED_PAGES, PushedPage, load_state
+from ... import games
+from ...access import Actor
+from ...models import Phase
+from ...views import bp
+from ...views.labels import join_names
+from ...views.pushed import PUSHED_PAGES, PushedPage
+from ...views.rendering import once_per_edition, open_page, page, see_other
+from ...views.sessions import follow_next_game, load_state, visitor
+from ...views.table import show_game
+from .kind import SKULL_KING, PlayerSummary, feats
 
 
 def pad_context(game: games.GameState) -> dict[str, Any]:
@@ -58,8 +57,8 @@ PUSHED_PAGES["scorepad"] = PushedPage(shared_pad, pad_card_key, pad_card)
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
     game = load_state(public_id)
-    if shelf_game(game) is not None:
-        # The games whose plays the table keeps show their pad on their one screen.
+    if game.kind != SKULL_KING.NAME:
+        # The other games show their pad on their one screen.
         return see_other(url_for("pages.game", public_id=public_id))
     me = visitor(game)
     return page("pad.html", title=gettext("Score pad"), visitor=me, corrections=corrections(game, me),
@@ -93,7 +92,7 @@ def screen(public_id: str):
     if following:
         # A rematch: the big screen shows the next game.
         return open_page(following)
-    if shelf_game(game) is not None:
+    if game.kind != SKULL_KING.NAME:
         return see_other(url_for("pages.game", public_id=public_id))
     return page("screen.html", title=gettext("Leaderboard"), **screen_context(game))
 
@@ -106,9 +105,9 @@ def end(public_id: str):
     if following:
         # The host started the next game with these players: every phone follows, no scan.
         return open_page(following)
-    if shelf_game(game) is not None:
-        # Their one screen is their end page too: the winner on top, the pad below.
-        return match_page(public_id)
+    if game.kind != SKULL_KING.NAME:
+        # The other games' one screen is their end page too: the winner on top, the pad below.
+        return show_game(public_id)
     if games.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
     standing = games.standings(game)
@@ -130,34 +129,3 @@ def shared_end(game: games.GameState) -> str:
 
 
 PUSHED_PAGES["end"] = PushedPage(shared_end)
-
-
-@bp.post("/games/<public_id>/rematch")
-def rematch(public_id: str):
-    """A new game with the same table and rules; the next player deals first."""
-    outcome = service.rematch(public_id, credentials(public_id))
-    keep_host_token(outcome.public_id, outcome.secret)
-    return open_page(url_for("pages.game", public_id=outcome.public_id))
-
-
-def pad_download(public_id: str, csv: bool = False):
-    """The game's pad file (or its CSV) as a download, of whatever kind: what the whole table has seen."""
-    state = load_state(public_id)
-    kind = shelf.kind_of(state)
-    setup, played = kind.setup_of(state), kind.played(state)
-    if csv:
-        return download(kind.write_csv(setup, played), "text/csv", f"{kind.NAME}-{public_id[:8]}.csv")
-    return download(json.dumps(kind.write_pad(setup, played), indent=2, ensure_ascii=False), "application/json",
-                    f"{kind.NAME}-{public_id[:8]}.json")
-
-
-@bp.get("/games/<public_id>/pad.json")
-def pad_json(public_id: str):
-    """The pad file of the game, as a download."""
-    return pad_download(public_id)
-
-
-@bp.get("/games/<public_id>/pad.csv")
-def pad_csv(public_id: str):
-    """The pad as CSV: one row per hand (or round) and player, with points and running total."""
-    return pad_download(public_id, csv=True)

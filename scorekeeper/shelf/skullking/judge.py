@@ -12,15 +12,15 @@ from dataclasses import dataclass, replace
 from flask import request, url_for
 from flask_babel import gettext
 
-from .. import forms, games, service
-from ..models import Phase
-from ..problems import Problem
-from ..shelf.skullking import rules, tricks
-from . import bp
-from .labels import card_label, say, suit_label
-from .rendering import page, see_other
-from .sessions import credentials, visitor
-from .table import after, load_state
+from ... import forms, games, service
+from ...models import Phase
+from ...problems import Problem
+from ...views import bp
+from ...views.labels import card_label, say, suit_label
+from ...views.rendering import page, see_other
+from ...views.sessions import credentials, load_state, visitor
+from ...views.table import after
+from . import rules, tricks
 
 
 @dataclass(frozen=True)
