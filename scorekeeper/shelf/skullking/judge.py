@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from flask import request, url_for
 from flask_babel import gettext
 
-from ... import forms, games, service
+from ... import forms, games
 from ...models import Phase
 from ...problems import Problem
 from ...views import bp
@@ -20,7 +20,7 @@ from ...views.labels import card_label, say, suit_label
 from ...views.rendering import page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
-from . import rules, tricks
+from . import changes, rules, tricks
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,6 @@ def claim_trick(public_id: str, number: int):
     """"This trick was mine": the judged trick goes to its winner's result card, as a draft."""
     parsed = forms.Parsed()
     lead = forms.whole_number(request.form, "lead", parsed)
-    outcome = service.claim_trick(public_id, credentials(public_id), number, lead if lead is not None else -1,
+    outcome = changes.claim_trick(public_id, credentials(public_id), number, lead if lead is not None else -1,
                                   request.form.get("cards", "")[:400])
     return after(outcome)

@@ -14,15 +14,15 @@ from jinja2_fragments.flask import render_block
 from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...models import Phase
-from ...service import Intent, Results
 from ...views import bp
 from ...views.labels import problems_by_player, say
 from ...views.pushed import GAME_PAGES, GamePage, PushedPage
 from ...views.rendering import not_yours, once_per_edition, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
+from . import changes, rules
 from . import forms as hand_forms
-from . import rules
+from .changes import Intent, Results
 from .kind import SKULL_KING
 from .rules import Problem
 
@@ -208,7 +208,7 @@ def bid(public_id: str, number: int):
     value = forms.whole_number(request.form, "bid", parsed)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems)
-    return after(service.place_bid(public_id, credentials(public_id), number, seat, value, count_seconds()))
+    return after(changes.place_bid(public_id, credentials(public_id), number, seat, value, count_seconds()))
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/load")
@@ -218,7 +218,7 @@ def load(public_id: str, number: int):
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems)
-    return after(service.load_cannon(public_id, credentials(public_id), number, seat, request.form.get("shot"),
+    return after(changes.load_cannon(public_id, credentials(public_id), number, seat, request.form.get("shot"),
                                      count_seconds()))
 
 
@@ -229,7 +229,7 @@ def deal(public_id: str, number: int):
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems)
-    return after(service.change_cards(public_id, credentials(public_id), number, cards))
+    return after(changes.change_cards(public_id, credentials(public_id), number, cards))
 
 
 @bp.route("/games/<public_id>/hands/<int:number>", methods=["GET", "POST"])
@@ -263,7 +263,7 @@ def hand(public_id: str, number: int):
     parsed = hand_forms.parse_results(request.form, table, number, seats)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
-    outcome = service.record_results(public_id, credentials(public_id), number,
+    outcome = changes.record_results(public_id, credentials(public_id), number,
                                      Results(intent, parsed.reports, parsed.lost_tricks))
     if outcome.stale:
         # A late autosave or a second tap for a hand that has moved on: nothing to keep.
@@ -282,7 +282,7 @@ def correct(game: games.GameState, record: games.HandState, table: rules.Table):
     parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)
     problems = parsed.problems
     if parsed.hand is not None:
-        outcome = service.correct_hand(public_id, credentials(public_id), record.number, parsed.hand)
+        outcome = changes.correct_hand(public_id, credentials(public_id), record.number, parsed.hand)
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:

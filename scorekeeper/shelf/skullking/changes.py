@@ -1,0 +1,388 @@
+"""Skull King's changes, one function each: bids and cannons loaded in secret, cards dealt, results, tricks
+claimed, corrections.
+
+Each checks access and the rules, writes, bumps the version and logs the event in one
+transaction, through the table's service (`scorekeeper.service`), like every change a table makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from ... import games, rows
+from ...access import Actor, Credentials, Role, identify
+from ...models import Phase, Seat, utcnow
+from ...service import (
+    Outcome,
+    _commit,
+    _commit_values,
+    _deny,
+    _hand,
+    _lock_time,
+    _locked,
+    _locked_values,
+    _refuse,
+    _seat_at,
+    _stale,
+)
+from . import hands, rules, tricks
+from .forms import EntryReport
+from .rules import N_, Entry, Hand, Problem, Table
+
+
+class Intent(StrEnum):
+    """What a screen means by a results request."""
+
+    TRICK = "trick"  # "I won a trick": one more for this phone
+    MADE = "made"  # made the bid: the tricks are the bid, the rest as the form says
+    DRAFT = "draft"  # saved as typed, not complete yet
+    DONE = "done"  # this phone's result is complete
+    CHANGE = "change"  # not complete after all: the phone changes it
+    SCORE = "score"  # the host closes the hand
+    LOST_MORE = "lost-more"  # one more trick nobody won (Kraken, White Whale, ghost)
+    LOST_LESS = "lost-less"  # one fewer: a tap taken back
+
+
+@dataclass(frozen=True)
+class Results:
+    """The results a screen reports for a hand in play: a phone its own, the host anyone's."""
+
+    intent: Intent
+    reports: Mapping[int, EntryReport]
+    lost_tricks: int | None = None
+
+
+# --- the transaction ------------------------------------------------------------------
+
+
+# Where a change keeps the moment its lock was granted, by the clock that ends the counts.
+def _entering_for(game: games.AnyGame, actor: Actor, seat: int | None) -> int | None:
+    """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
+    without a phone; None for no such seat."""
+    if actor.role == Role.VIEWER:
+        raise _deny()
+    if actor.role == Role.SEAT:
+        if seat is not None and seat != actor.seat:
+            raise _deny()
+        return actor.seat
+    seats: Sequence[Seat | games.SeatState] = game.seats
+    target = _seat_at(seats, seat)
+    if target is not None and target.token_hash is not None:
+        # The host enters for players without a phone only: a phone's bid, load or trick is its own.
+        raise _deny()
+    return target.position if target is not None else None
+
+
+def _count_when_all_in(all_in: bool, waiting: Phase, counting: Phase,
+                       count_seconds: float) -> tuple[Phase, datetime | None]:
+    """Secrets revealed together: once every seat's is in, YO-HO-HO counts (again, after any change)
+    and they show when it ends, by the clock of `games.as_it_stands`. The hand's phase and the
+    count's end to store."""
+    if all_in:
+        return counting, _lock_time() + timedelta(seconds=count_seconds)
+    return waiting, None
+
+
+def place_bid(public_id: str, credentials: Credentials, number: int, seat: int | None, bid: int | None,
+              count_seconds: float) -> Outcome:
+    """A secret bid: a phone for its own seat, the host for a seat with no phone.
+
+    When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
+    it again and moves the version by one, whatever the value, so nothing another screen
+    can see depends on a hidden bid. Once the count has ended, a bid is refused.
+    """
+    game = _locked_values(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    seat = _entering_for(game, actor, seat)
+    if not record.phase.is_secret:
+        return _refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
+    if seat is None:
+        return _refuse(game, Problem(N_("Pick a player to bid for."), hand=number))
+    if bid is None or not 0 <= bid <= record.cards:
+        return _refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
+                                     number, (game.seats[seat].name,)))
+    entries = tuple(replace(e, bid=bid, ready=True) if e.position == seat else e for e in record.entries)
+    counting = all(e.bid is not None for e in entries)
+    phase, reveal_at = _count_when_all_in(counting, Phase.BIDDING, Phase.COUNTING, count_seconds)
+    if counting:
+        # Ready for the results the moment the count ends, with no write needed then.
+        entries = tuple(replace(e, tricks=None, shot=None, loaded=False, done=False, fixing=False) for e in entries)
+    rows.write_hand(record, replace(record, entries=entries, stored_phase=phase, reveal_at=reveal_at))
+    # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
+    return _commit_values(game, "count" if counting else "bid", number)
+
+
+def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int | None, shot: str | None,
+                count_seconds: float) -> Outcome:
+    """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
+
+    A phone loads its own cannon, the host those of players without a phone. The others see
+    only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
+    stay as they are. As with bids, every load moves the version by one, whatever it is.
+    """
+    game = _locked(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    seat = _entering_for(game, actor, seat)
+    if not record.cannons:
+        return _refuse(game, Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
+                                        "option."), hand=number))
+    if record.phase.is_secret:
+        return _refuse(game, Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
+    if not record.phase.loads_secret:
+        return _refuse(game, Problem(N_("The loads of this hand are already revealed."), hand=number))
+    if seat is None:
+        return _refuse(game, Problem(N_("Pick a player to load for."), hand=number))
+    if shot not in rules.SHOTS:
+        return _refuse(game, Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
+                                     players=(game.seats[seat].name,)))
+    record.entries[seat].shot = shot
+    firing = all(e.shot is not None for e in record.entries)
+    record.stored_phase, record.reveal_at = _count_when_all_in(firing, Phase.LOADING, Phase.FIRING, count_seconds)
+    return _commit(game, "fire" if firing else "load", number)
+
+
+def change_cards(public_id: str, credentials: Credentials, number: int, cards: int | None) -> Outcome:
+    """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    record = _hand(game, number)
+    table = games.table_of(game)
+    cap = rules.max_cards(table.ruleset, len(table.players))
+    if not record.phase.is_secret:
+        return _refuse(game, Problem(N_("The cards can only change before the bids are revealed."), hand=number))
+    if cards is None or not 1 <= cards <= cap:
+        return _refuse(game, Problem(
+            N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
+            {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
+    record.cards = cards
+    record.reveal_at = None
+    record.stored_phase = Phase.BIDDING
+    # A new deal means new cards: everyone bids again. (Clearing only the bids that no
+    # longer fit would tell the table which players had bid high.)
+    for entry in record.entries:
+        entry.bid = None
+    return _commit(game, "cards", number)
+
+
+# --- results --------------------------------------------------------------------------
+
+
+# A step of the tricks nobody won: counted on the stored total, so two phones never overwrite each other.
+LOST_STEPS = {Intent.LOST_MORE: 1, Intent.LOST_LESS: -1}
+
+
+def _lost_tricks(results: Results, stored: int) -> int:
+    """The tricks nobody won after this request: a step, a total given (the host's form), or as stored."""
+    if results.intent in LOST_STEPS:
+        return stored + LOST_STEPS[results.intent]
+    return stored if results.lost_tricks is None else results.lost_tricks
+
+
+def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | None:
+    """A phone's entry after its request; None when a form's fields are missing."""
+    if results.intent == Intent.TRICK:
+        return replace(stored, tricks=(stored.tricks or 0) + 1)
+    if results.intent in LOST_STEPS or results.intent == Intent.CHANGE:
+        return stored
+    report = next(iter(results.reports.values()), None)
+    if results.intent == Intent.MADE:
+        # Made the bid: the tricks are the bid (Harry's change included), the captures as the card shows them.
+        entry = report.entry(stored.player, revealed_bid) if report else stored
+        return replace(entry, tricks=entry.bid)
+    return report.entry(stored.player, revealed_bid) if report else None
+
+
+def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) -> list[Problem]:
+    """The problems that refuse a request: those among the players it reports only, and of the
+    table's lost tricks when it changed them. A clash with players who report on their own
+    phones never refuses a result: it waits until all of them have entered theirs (`games.clashes`)."""
+    return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
+
+
+def _settle(game: games.GameState, record: games.HandState,
+            editing: int | None) -> tuple[games.HandState, list[Problem]]:
+    """After a change of results: the players of a clash that all of them have entered check theirs again.
+
+    Their "done" is withdrawn and they are marked as fixing, so each phone shows one state
+    and the table sees who is fixing what. A player who stands by their result says Done
+    again; it goes back once more only when all of them did. Once a clash is settled by
+    someone else's change (the other player's, a trick nobody won), a result sent back for it
+    stands again as entered; the seat `editing` its result now stays open until it says Done.
+    Returns the hand so settled and the clashes left.
+    """
+    names = [seat.name for seat in game.seats]
+    seat_of = {name: position for position, name in enumerate(names)}
+    entries = list(record.entries)
+    concerned = {name for problem in games.find_clashes(game, record) for name in problem.players}
+    for entry in record.entries:
+        if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
+            entries[entry.position] = replace(entry, fixing=False, done=True)
+    # Restored results may clash anew; a clash goes back once all its players say they are done
+    # (while one of them is still fixing it, the others' results stand).
+    record = replace(record, entries=tuple(entries))
+    clashes = games.find_clashes(game, record)
+    for problem in clashes:
+        if all(entries[seat_of[name]].done for name in problem.players):
+            for name in problem.players:
+                entries[seat_of[name]] = replace(entries[seat_of[name]], fixing=True, done=False)
+    return replace(record, entries=tuple(entries)), clashes
+
+
+def _with_entered(game: games.GameState, record: games.HandState, hand: Hand) -> games.HandState:
+    """The stored hand with the values of the rules' `hand` entered (the phones' done and fixing kept)."""
+    positions = {s.name: s.position for s in game.seats}
+    entries = list(record.entries)
+    for entry in hand.entries:
+        position = positions[entry.player]
+        values = {**hands.entry_columns(entry, positions), "ready": entry.bid is not None,
+                  "loaded": entry.shot is not None}
+        values["loot_with"] = tuple(values["loot_with"])
+        entries[position] = replace(entries[position], **values)
+    return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
+
+
+def record_results(public_id: str, credentials: Credentials, number: int, results: Results) -> Outcome:
+    """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
+
+    A request is held up only by the mistakes of the players it reports; clashes between
+    players wait until all of them have entered their results, then go back to them. The
+    hand closes when the host scores it, or by itself when every phone says its result is
+    complete and all of them together pass the rules.
+    """
+    game = _locked_values(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
+        raise _deny()
+    if record.phase != Phase.PLAYING:
+        return _stale(game)
+    table = games.table_of(game)
+    current = games.hand_of(game, record)
+    # Every bid is in once a hand is played.
+    revealed = [e.revealed_bid or 0 for e in current.entries]
+    closing = actor.is_host and results.intent == Intent.SCORE
+    lost = _lost_tricks(results, current.lost_tricks)
+    entries = list(current.entries)
+    phone = actor.seat if actor.role == Role.SEAT else None
+    if phone is not None:
+        own = _own_entry(results, current.entries[phone], revealed[phone])
+        if own is None:
+            return _stale(game)
+        entries[phone] = own
+        reporting = {own.player}
+    else:
+        for seat, report in results.reports.items():
+            entries[seat] = report.entry(entries[seat].player, revealed[seat])
+        reporting = {entries[seat].player for seat in results.reports}
+    # The cannons' loads were revealed together and stay as they are, whatever a form says.
+    hand = replace(current, entries=tuple(replace(e, shot=c.shot) for e, c in zip(entries, current.entries)),
+                   lost_tricks=lost)
+    if closing:
+        # Closing: nothing not entered is left open (a missing count is none), and every rule applies.
+        hand = replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
+        problems = rules.validate_hand(table, number, hand)
+    else:
+        problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), reporting,
+                             lost != current.lost_tricks)
+    if problems:
+        return _refuse(game, *problems)
+    after = _with_entered(game, record, hand)
+    if phone is not None and results.intent not in LOST_STEPS:
+        done = results.intent in (Intent.DONE, Intent.MADE)
+        mine = after.entries[phone]
+        after = _with_entry(after, replace(mine, done=done, fixing=mine.fixing and not done))
+    editing = actor.seat if results.intent in (Intent.DRAFT, Intent.TRICK, Intent.CHANGE) else None
+    after, clashes = (after, []) if closing else _settle(game, after, editing)
+    everyone_done = all(e.done for e in after.entries) and not clashes
+    if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
+        return _close_hand(game, table, record, after)
+    rows.write_hand(record, after)
+    return _commit_values(game, "result", number)
+
+
+def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int, cards: str) -> Outcome:
+    """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
+    goes to its winner's result as a draft, one trick more and what it captured.
+
+    Only the winner's own phone claims it, or the host for a winner without a phone; the
+    server judges the cards itself, so a claim carries no captures of its own.
+    """
+    game = _locked_values(public_id)
+    actor = identify(game, credentials)
+    record = _hand(game, number)
+    if actor.role == Role.VIEWER:
+        raise _deny()
+    if record.phase != Phase.PLAYING:
+        return _stale(game)
+    table = games.table_of(game)
+    count = len(table.players)
+    try:
+        played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards)
+    except tricks.TrickError as error:
+        return _refuse(game, replace(error.problem, hand=number))
+    judgement = tricks.judge(table.ruleset, played, count)
+    if judgement.winner is None or not 0 <= lead < count or len(played) != count:
+        return _refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
+    seat = (lead + judgement.winner) % count
+    _entering_for(game, actor, seat)
+    current = games.hand_of(game, record)
+    mine = current.entries[seat]
+    bonuses = dict(mine.bonuses)
+    for kind, taken in judgement.captures.as_bonuses().items():
+        if taken:
+            bonuses[kind] = bonuses.get(kind, 0) + taken
+    partners = [table.players[(lead + i) % count] for i in judgement.captures.loot_from]
+    claimed = replace(mine, tricks=(mine.tricks or 0) + 1, bonuses=bonuses,
+                      loot_with=tuple(dict.fromkeys([*mine.loot_with, *partners])))
+    hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
+    problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
+    if problems:
+        return _refuse(game, *problems)
+    after = _with_entered(game, record, hand)
+    after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
+    rows.write_hand(record, after)
+    return _commit_values(game, "result", number)
+
+
+def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Hand) -> Outcome:
+    """The host corrects a scored hand; later totals follow and the pad marks it."""
+    game = _locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise _deny()
+    record = _hand(game, number)
+    if record.phase != Phase.SCORED:
+        return _stale(game)
+    problems = rules.validate_hand(games.table_of(game), number, hand)
+    if problems:
+        return _refuse(game, *problems)
+    hands.store_entries(game, record, hand)
+    record.corrected = True
+    return _commit(game, "correct", number)
+
+
+def _with_entry(record: games.HandState, entry: games.EntryState) -> games.HandState:
+    """The hand with one entry changed."""
+    return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
+
+
+def _close_hand(game: games.GameState, table: Table, before: games.HandState, after: games.HandState) -> Outcome:
+    """Store a scored hand and open the next one, or finish the game if none is left."""
+    after = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
+    rows.write_hand(before, after)
+    number = len(game.hands) + 1
+    cards = hands.cards_of_hand(table, number)
+    if cards is None:
+        finished_at = game.finished_at or utcnow()
+        finished = replace(game, finished_at=finished_at,
+                           hands=tuple(after if h.number == after.number else h for h in game.hands))
+        # What the crew's statistics read, from the game as it now stands.
+        rows.finish(game.id, finished_at, games.summary_of(finished))
+    else:
+        rows.open_hand(game.id, number, cards, table.options.cannonball, len(game.seats))
+    return _commit_values(game, "score", after.number)
