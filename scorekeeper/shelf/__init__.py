@@ -262,7 +262,6 @@ def stored(game: Any) -> Stored | None:
     """A stored game (record) whose plays the table keeps, as its rules read it; None for a game that keeps its own."""
     kind = kinds().get(game.kind)
     rules = kind.played_rules if kind is not None else None
-    if rules is None:
+    if kind is None or rules is None:
         return None
-    return Stored(rules, rules.from_stored([s.name for s in game.seats], game.options),
-                  [p.data for p in game.plays if p.closed], next((p for p in game.plays if not p.closed), None))
+    return Stored(rules, kind.setup_of(game), kind.played(game), next((p for p in game.plays if not p.closed), None))

@@ -60,8 +60,7 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
     found = kept.get((state.id, state.version))
     if found is None:
         draft = next((dict(p.data) for p in state.plays if not p.closed), None)
-        found = ShelfGame(rules, kind.setup_of(state), tuple(p.data for p in state.plays if p.closed), draft,
-                          state.version)
+        found = ShelfGame(rules, kind.setup_of(state), tuple(kind.played(state)), draft, state.version)
         kept.put((state.id, found.version), found)
     return found
 
@@ -83,11 +82,10 @@ def card_key(found: ShelfGame, me: Actor) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
-def own_card(found: ShelfGame, state: games.GameState, me: Actor) -> str:
-    """This browser's own card of a shelf game, as the stream sends it."""
+def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> str:
+    """This browser's own card of a shelf game, as the stream sends it (`key`: its card key)."""
     context = found.context(shelf.Player(me.seat, me.is_host))
-    return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[],
-                        card_key=card_key(found, me), **context)
+    return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[], card_key=key, **context)
 
 
 def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
@@ -144,4 +142,4 @@ def show_played(public_id: str, status: int = 200, problems: list[Problem] | Non
 # How the games whose plays the table keeps are shown and pushed: the same for every such kind.
 PLAYED_PAGE = GamePage(show_played, PushedPage(lambda state: shared_screen(played(state), state),
                                                lambda state, me: card_key(played(state), me),
-                                               lambda state, me: own_card(played(state), state, me)))
+                                               lambda state, me, key: own_card(played(state), state, me, key)))

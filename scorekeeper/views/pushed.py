@@ -14,11 +14,12 @@ from ..access import Actor
 @dataclass(frozen=True)
 class PushedPage:
     """A page whose stream pushes its shared part (`#table`, rendered once per edition and language), if it has
-    one, and its own card, if it has one (its key, and its html when the key changed; None: no card to show)."""
+    one, and its own card, if it has one (its key, and its html drawn with that key when the key changed; None:
+    no card to show)."""
 
     shared: Callable[[games.GameState], str] | None
     card_key: Callable[[games.GameState, Actor], str] | None = None
-    card: Callable[[games.GameState, Actor], str | None] | None = None
+    card: Callable[[games.GameState, Actor, str], str | None] | None = None
 
 
 @dataclass(frozen=True)

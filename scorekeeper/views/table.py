@@ -139,7 +139,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             if pushed.card_key is not None and pushed.card is not None:
                 me = identify(state, creds)
                 key = pushed.card_key(state, me)
-                card = pushed.card(state, me) if key != card_seen else None
+                card = pushed.card(state, me, key) if key != card_seen else None
                 if card is not None:
                     card_seen = key
                     yield event("card", card)
@@ -223,11 +223,14 @@ def join_page(game: games.GameState, status: int = 200, problems: list[str] | No
                 **join_card_context(game, visitor(game), problems or []))
 
 
-def join_card_context(game: games.GameState, me: Actor, problems: list[str]) -> dict[str, Any]:
-    """The join page, all of it this browser's own: the seats, its request for one, or the seat it was let in to."""
+def join_card_context(game: games.GameState, me: Actor, problems: list[str], key: str | None = None) -> dict[str, Any]:
+    """The join page, all of it this browser's own: the seats, its request for one, or the seat it was let in to.
+
+    `key`: its card key, when the stream has worked it out already.
+    """
     asking = request_of(game, credentials(game.public_id))
     return {"game": game, "visitor": me, "asking": asking, "edition": game.edition, "problems": problems,
-            "card_key": _join_key(game, me, asking)}
+            "card_key": key or _join_key(game, me, asking)}
 
 
 def _join_key(game: games.GameState, me: Actor, asking: Any) -> str:
@@ -242,9 +245,9 @@ def join_card_key(game: games.GameState, me: Actor) -> str:
     return _join_key(game, me, request_of(game, credentials(game.public_id)))
 
 
-def join_card(game: games.GameState, me: Actor) -> str:
+def join_card(game: games.GameState, me: Actor, key: str) -> str:
     """This browser's join page as the stream sends it: let in, it leads to the game by itself."""
-    return render_block("join.html", "card", **join_card_context(game, me, []))
+    return render_block("join.html", "card", **join_card_context(game, me, [], key))
 
 
 PUSHED_PAGES["join"] = PushedPage(None, join_card_key, join_card)

@@ -1,8 +1,8 @@
 """Skull King on the table: its setup (the rules' `Table`), its plays (the hands), its pad file and statistics.
 
 The table machinery asks this of Skull King as of any game (`shelf.GameKind`); its hands live
-in tables of its own (`hands.py`) and its screens are its own (`views/table.py`, the score
-pad, the big screen, the trick judge).
+in tables of its own (`hands.py`) and its pages are its own (`views.py`: the hand; `scorepad.py`:
+the score pad, the big screen, the end; `judge.py`: the trick judge).
 """
 
 from __future__ import annotations

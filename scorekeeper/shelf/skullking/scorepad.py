@@ -44,10 +44,10 @@ def pad_card_key(game: games.GameState, me: Actor) -> str:
     return f"{me.role}-{len(corrections(game, me))}"
 
 
-def pad_card(game: games.GameState, me: Actor) -> str:
+def pad_card(game: games.GameState, me: Actor, key: str) -> str:
     """This browser's own part of the pad, as the stream sends it."""
     return render_block("pad.html", "card", game=game, visitor=me, corrections=corrections(game, me),
-                        card_key=pad_card_key(game, me), edition=game.edition)
+                        card_key=key, edition=game.edition)
 
 
 PUSHED_PAGES["scorepad"] = PushedPage(shared_pad, pad_card_key, pad_card)

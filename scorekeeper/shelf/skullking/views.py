@@ -294,12 +294,12 @@ def correct(game: games.GameState, record: games.HandState, table: rules.Table):
                 **card_context(game, record, visitor(game), problems, request.form))
 
 
-def own_card(state: games.GameState, me: Actor) -> str | None:
+def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
     """This browser's own card as the stream sends it; None once the game is over (the page moves to its end)."""
     record = games.current_hand(state)
     if record is None:
         return None
-    return render_block("game.html", "card", card_key=card_key(state, me), edition=state.edition,
+    return render_block("game.html", "card", card_key=key, edition=state.edition,
                         **card_context(state, record, me))
 
 
