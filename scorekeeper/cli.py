@@ -19,7 +19,7 @@ import click
 from flask.cli import FlaskGroup
 
 from .padfile import PadError
-from .shelf import score_any
+from .shelf import kinds, score_any
 
 
 def _create_app():  # noqa: ANN202
@@ -36,7 +36,7 @@ main = FlaskGroup(create_app=_create_app, add_version_option=False, load_dotenv=
 @main.command(with_appcontext=False)
 @click.argument("file", type=click.File("rb"))
 def score(file) -> None:  # noqa: ANN001
-    """Score a pad file of any game (Skull King, Skip-Bo, Dracula; - reads standard input) and print it completed."""
+    """Score a pad file of any game (- reads standard input) and print it completed."""
     try:
         completed = score_any(file.read())
     except PadError as error:
@@ -46,28 +46,10 @@ def score(file) -> None:  # noqa: ANN001
     click.echo(json.dumps(completed, indent=2, ensure_ascii=False))
 
 
-@main.command(with_appcontext=False)
-@click.argument("ruleset", type=click.Choice(["classic", "doubloons", "modern"]))
-@click.argument("cards")
-@click.option("--json", "as_json", is_flag=True, help="Print the judgement as JSON.")
-@click.option("--no-advanced", is_flag=True, help="Modern rules without Loot, the Kraken and the White Whale.")
-def trick(ruleset: str, cards: str, as_json: bool, no_advanced: bool) -> None:
-    """Judge one trick: who wins it, who leads next, what the winner captured ("yellow 14, pirate, skull king")."""
-    from .shelf.skullking.tricks import TrickError, describe, judge, parse_trick
-
-    try:
-        played = parse_trick(ruleset, cards, advanced=not no_advanced)
-    except TrickError as error:
-        click.echo(str(error), err=True)
-        sys.exit(2)
-    if not played:
-        click.echo("Write the cards of the trick in the order played, separated by commas.", err=True)
-        sys.exit(2)
-    judgement = judge(ruleset, played)
-    if as_json:
-        click.echo(json.dumps(judgement.document(), ensure_ascii=False))
-    else:
-        click.echo("\n".join(describe(ruleset, played, judgement)))
+# A game may bring commands of its own (a trick judge, say).
+for _kind in kinds().values():
+    for _command in _kind.commands():
+        main.add_command(_command)
 
 
 def local_address() -> str:

@@ -6,6 +6,7 @@ command line prints it as is. Pure Python, like the rules.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -80,3 +81,22 @@ def target_problems(target: int) -> list[Problem]:
     return [Problem(N_("The target must be a whole number of points from 1 to %(most)d, not %(target)d."),
                     {"most": MAX_TARGET, "target": target})]
 
+
+
+# A seat's name: long enough for anyone's, short enough for a column of the pad on a phone.
+MAX_NAME = 40
+
+
+def name_problems(names: Sequence[str]) -> list[Problem]:
+    """Why players' names cannot be seats at a table (empty, too long, control or invisible characters)."""
+    problems = []
+    if any(not name.strip() for name in names):
+        problems.append(Problem(N_("Every player needs a name.")))
+    if any(len(name) > MAX_NAME for name in names):
+        problems.append(Problem(N_("A name can have at most %(most)d characters."), {"most": MAX_NAME}))
+    if any(unicodedata.category(char) in ("Cc", "Cs") for name in names for char in name):
+        problems.append(Problem(N_("A name cannot contain control characters.")))
+    # Format characters (zero-width, right-to-left overrides) make one name look like another.
+    if any(unicodedata.category(char) == "Cf" for name in names for char in name):
+        problems.append(Problem(N_("A name cannot contain invisible or direction-changing characters.")))
+    return problems

@@ -23,7 +23,6 @@ from .live import CHANGES, CHANNEL
 from .models import (
     Game,
     JoinAttempt,
-    Phase,
     Play,
     Seat,
     SeatRequest,
@@ -340,31 +339,6 @@ def find_by_join_code(buckets: Mapping[str, int], code: str) -> str | None:
     return game.public_id if game else None
 
 
-def _forget_hidden_bid(game: Game, position: int) -> tuple[str, int | None]:
-    """A seat changing hands loses its secrets: a bid (or a cannon's load) belongs to the phone that made it.
-
-    Returns the kind of event to log, and its hand: a cleared bid is logged as such, so the
-    table can see who must bid again (that a player was ready is no secret).
-    """
-    record = games.current_hand(game)
-    if record is None:
-        return "seat", None
-    entry = record.entries[position]
-    if record.phase.loads_secret and not record.phase.is_secret and entry.shot is not None:
-        entry.shot = None
-        if record.phase == Phase.FIRING:
-            record.reveal_at = None
-            record.stored_phase = Phase.LOADING
-        return "seat", record.number
-    if not record.phase.is_secret or entry.bid is None:
-        return "seat", None
-    entry.bid = None
-    if record.phase == Phase.COUNTING:
-        record.reveal_at = None
-        record.stored_phase = Phase.BIDDING
-    return f"{games.BID_CLEARED}{position}", record.number
-
-
 def _seat_at(seats: Sequence[SeatOf], position: int | None) -> SeatOf | None:
     return seats[position] if position is not None and 0 <= position < len(seats) else None
 
@@ -396,7 +370,7 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
     token = secrets.token_urlsafe(32)
     seat.token_hash = token_hash(token)
     _drop_requests(game, credentials)
-    kind, number = _forget_hidden_bid(game, seat.position)
+    kind, number = shelf.kind_of(game).forget_secrets(game, seat.position)
     return _commit(game, kind, number, secret=token)
 
 
@@ -461,7 +435,7 @@ def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome
     for other in game.requests:
         if other.position == request.position:
             other.turned_away = True
-    kind, number = _forget_hidden_bid(game, request.position)
+    kind, number = shelf.kind_of(game).forget_secrets(game, request.position)
     return _commit(game, kind, number)
 
 
@@ -490,11 +464,8 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
     game = _locked(public_id)
     seat = _seat_for_host(game, credentials, position)
     seat.token_hash = None
-    kind, number = _forget_hidden_bid(game, position)
+    kind, number = shelf.kind_of(game).forget_secrets(game, position)
     return _commit(game, kind, number)
-
-
-# --- bids -----------------------------------------------------------------------------
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries",

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any, score_any
 from scorekeeper.shelf.freepad.rules import BY_HOST, BY_ROUNDS, BY_TARGET, Played, Setup, is_over, winners
+from tests.test_shelf_pads import DRACULA, SKIPBO
 from tests.test_shelf_views import seen, seen_text, shelf_table, version
 
 WIZARD = {
@@ -150,3 +151,20 @@ def test_a_free_pad_form_is_refused_in_words(client: FlaskClient) -> None:
     half_teams = client.post("/games/new/free-pad", data={"game": "Bridge", "player": ["A", "B", "C"],
                                                           "team": ["1", "", "2"]})
     assert half_teams.status_code == 422 and "give every player a team" in seen_text(half_teams)
+
+
+@pytest.mark.parametrize("kind, doc", [("skip-bo", SKIPBO), ("dracula", DRACULA), ("free-pad", WIZARD)])
+@pytest.mark.parametrize("name, refusal", [
+    ("A" * 41, "A name can have at most 40 characters."),
+    ("An\u200bne", "A name cannot contain invisible or direction-changing characters."),
+])
+def test_a_name_no_seat_can_hold_is_refused_by_every_kind(client: FlaskClient, kind: str, doc: dict, name: str,
+                                                          refusal: str) -> None:
+    """A seat holds 40 characters on every database: longer names are refused in words, from the form and a pad."""
+    form = {"player": [name, "Ben"], "game": "Wizard", "end": "rounds", "rounds": "2"}
+    response = client.post(f"/games/new/{kind}", data=form)
+    assert response.status_code == 422 and refusal in html.unescape(response.get_data(as_text=True))
+    imported = client.post("/games/import", data=json.dumps(doc).replace('"Anne"', json.dumps(name)),
+                           content_type="application/json")
+    assert imported.status_code == 422 and refusal in imported.json["problems"]
+    assert client.get("/").status_code == 200 and name not in client.get("/").get_data(as_text=True)

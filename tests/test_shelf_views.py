@@ -152,3 +152,4 @@ def test_a_late_tap_for_a_closed_game_changes_nothing(client: FlaskClient, app: 
     assert phones["Anne"].post(f"{url}/play", data={"went_out": "0", "play": "1"}).status_code == 303
     assert version(app, url) == before
     assert "Who went out?" in seen(phones["Cara"], url)
+

@@ -17,10 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..padfile import PadError, read_json, shown, write_rounds_csv
 from ..problems import N_, Problem
+
+if TYPE_CHECKING:
+    import click
+    from flask import Flask
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,19 @@ class GameKind(Protocol):
         """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
         ...
 
-    def load_views(self) -> None: ...
+    def init_app(self, app: Flask) -> None:
+        """What it brings to the app before its pages are registered: views of its own, its templates' words."""
+        ...
+
+    def commands(self) -> Sequence[click.Command]:
+        """Commands of its own for `scorekeeper`."""
+        ...
+
+    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
+        """A seat changing phones loses what only its phone may know (a secret bid): the event to log, and the
+        number of the play it changed (None: none)."""
+        ...
+
     def setup_from_form(self, form: Any) -> NewMatch: ...
     def new_game_context(self) -> dict[str, Any]: ...
     def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
@@ -133,8 +149,16 @@ class OnPlays:
         """Its rules: the table draws its screen from them."""
         return self.rules
 
-    def load_views(self) -> None:
-        """Nothing: the table draws its one screen (`views.matches`)."""
+    def init_app(self, app: Flask) -> None:
+        """Nothing: the table draws its one screen (`views.matches`), the words are in its templates."""
+
+    def commands(self) -> Sequence[click.Command]:
+        """None: the pad file's `scorekeeper score` is the table's."""
+        return ()
+
+    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
+        """Nothing to forget: what a phone enters is the table's at once."""
+        return "seat", None
 
     def setup_from_form(self, form: Any) -> NewMatch:
         """The game its new-game form describes."""

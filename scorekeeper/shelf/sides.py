@@ -4,7 +4,7 @@ as a pad file states them. Shared by Skip-Bo and the free pad."""
 from __future__ import annotations
 
 from ..padfile import Reader, is_whole, shown
-from ..problems import N_, Problem
+from ..problems import N_, Problem, name_problems
 
 
 class Sides:
@@ -23,10 +23,8 @@ class Sides:
         return " + ".join(self.players[seat] for seat in self.sides[side])
 
     def name_problems(self) -> list[Problem]:
-        """Every player needs a name, and a different one: the sides and the pad say who by name."""
-        problems = []
-        if any(not name.strip() for name in self.players):
-            problems.append(Problem(N_("Every player needs a name.")))
+        """Every player needs a name that can be a seat, and a different one: the sides and the pad say who by name."""
+        problems = name_problems(self.players)
         if len(set(self.players)) != len(self.players):
             problems.append(Problem(N_("Every player needs a different name.")))
         return problems

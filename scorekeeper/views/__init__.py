@@ -15,10 +15,6 @@ from .. import service, shelf
 bp = Blueprint("pages", __name__)
 
 from . import crews, headers, labels, matches, start, table  # noqa: E402, F401  (their views register on bp)
-
-# A kind that draws its own pages brings their views, which register on bp too.
-for _kind in shelf.kinds().values():
-    _kind.load_views()
 from .rendering import not_yours, page  # noqa: E402
 
 
@@ -50,12 +46,15 @@ def not_allowed(error: service.NotAllowed):
 
 
 def init_app(app: Flask) -> None:
-    """Register the pages on `app`; every answer gets `Vary: HX-Request` and the protective headers."""
+    """Register the pages on `app` (each kind's own first); every answer gets `Vary: HX-Request` and the
+    protective headers."""
+    labels.init_app(app)
+    for kind in shelf.kinds().values():
+        kind.init_app(app)
     app.register_blueprint(bp)
     for code in (400, 404, 405, 413):
         app.register_error_handler(code, error_page)
     app.register_error_handler(service.NotFound, not_found)
     app.register_error_handler(service.NotAllowed, not_allowed)
-    labels.init_app(app)
     headers.init_app(app)
 

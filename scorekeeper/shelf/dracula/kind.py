@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ...problems import N_, Problem, target_problems
+from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
 from .. import Applied, NewMatch, Player
 from . import pad
@@ -51,6 +51,7 @@ def setup_from_form(form: Any) -> NewMatch:
         found.problems.append(Problem(N_("Dracula is for two players: give both names.")))
     elif names[0] == names[1]:
         found.problems.append(Problem(N_("Every player needs a different name.")))
+    found.problems.extend(name_problems(names))
     if not found.problems:
         queen, king = names if form.get("queen", "0") != "1" else names[::-1]
         found.setup = Setup(queen, king, target)

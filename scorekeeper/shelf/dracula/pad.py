@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...padfile import PadError, Reader, shown
-from ...problems import N_, Problem, target_problems
+from ...problems import N_, Problem, name_problems, target_problems
 from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
 
 FORMAT = "dracula-pad"
@@ -40,6 +40,9 @@ class _Reader(Reader):
                 or players["queen"] == players["king"]):
             self.add(N_("“players” must name two different players: {\"queen\": …, \"king\": …}, not %(value)s."),
                      value=shown(players))
+            return None
+        if name_problems(list(players.values())):
+            self.extend(name_problems(list(players.values())))
             return None
         target = self.whole(doc, "target", required=False)
         if "target" in doc and target is None:

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from ... import games, rows
 from ...access import Actor, Credentials, Role, identify
-from ...models import Phase, Seat, utcnow
+from ...models import Game, Phase, Seat, utcnow
 from ...service import (
     Outcome,
     _commit,
@@ -28,7 +28,7 @@ from ...service import (
     _seat_at,
     _stale,
 )
-from . import hands, rules, tricks
+from . import hands, reading, rules, tricks
 from .forms import EntryReport
 from .rules import N_, Entry, Hand, Problem, Table
 
@@ -152,7 +152,7 @@ def change_cards(public_id: str, credentials: Credentials, number: int, cards: i
     if not identify(game, credentials).is_host:
         raise _deny()
     record = _hand(game, number)
-    table = games.table_of(game)
+    table = reading.table_of(game)
     cap = rules.max_cards(table.ruleset, len(table.players))
     if not record.phase.is_secret:
         return _refuse(game, Problem(N_("The cards can only change before the bids are revealed."), hand=number))
@@ -201,7 +201,7 @@ def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | No
 def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) -> list[Problem]:
     """The problems that refuse a request: those among the players it reports only, and of the
     table's lost tricks when it changed them. A clash with players who report on their own
-    phones never refuses a result: it waits until all of them have entered theirs (`games.clashes`)."""
+    phones never refuses a result: it waits until all of them have entered theirs (`reading.clashes`)."""
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
@@ -219,14 +219,14 @@ def _settle(game: games.GameState, record: games.HandState,
     names = [seat.name for seat in game.seats]
     seat_of = {name: position for position, name in enumerate(names)}
     entries = list(record.entries)
-    concerned = {name for problem in games.find_clashes(game, record) for name in problem.players}
+    concerned = {name for problem in reading.find_clashes(game, record) for name in problem.players}
     for entry in record.entries:
         if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
             entries[entry.position] = replace(entry, fixing=False, done=True)
     # Restored results may clash anew; a clash goes back once all its players say they are done
     # (while one of them is still fixing it, the others' results stand).
     record = replace(record, entries=tuple(entries))
-    clashes = games.find_clashes(game, record)
+    clashes = reading.find_clashes(game, record)
     for problem in clashes:
         if all(entries[seat_of[name]].done for name in problem.players):
             for name in problem.players:
@@ -262,8 +262,8 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         raise _deny()
     if record.phase != Phase.PLAYING:
         return _stale(game)
-    table = games.table_of(game)
-    current = games.hand_of(game, record)
+    table = reading.table_of(game)
+    current = reading.hand_of(game, record)
     # Every bid is in once a hand is played.
     revealed = [e.revealed_bid or 0 for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
@@ -320,7 +320,7 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
         raise _deny()
     if record.phase != Phase.PLAYING:
         return _stale(game)
-    table = games.table_of(game)
+    table = reading.table_of(game)
     count = len(table.players)
     try:
         played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards)
@@ -331,7 +331,7 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
         return _refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
     seat = (lead + judgement.winner) % count
     _entering_for(game, actor, seat)
-    current = games.hand_of(game, record)
+    current = reading.hand_of(game, record)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)
     for kind, taken in judgement.captures.as_bonuses().items():
@@ -358,7 +358,7 @@ def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Ha
     record = _hand(game, number)
     if record.phase != Phase.SCORED:
         return _stale(game)
-    problems = rules.validate_hand(games.table_of(game), number, hand)
+    problems = rules.validate_hand(reading.table_of(game), number, hand)
     if problems:
         return _refuse(game, *problems)
     hands.store_entries(game, record, hand)
@@ -386,3 +386,28 @@ def _close_hand(game: games.GameState, table: Table, before: games.HandState, af
     else:
         rows.open_hand(game.id, number, cards, table.options.cannonball, len(game.seats))
     return _commit_values(game, "score", after.number)
+
+
+def forget_secrets(game: Game, position: int) -> tuple[str, int | None]:
+    """A seat changing hands loses its secrets: a bid (or a cannon's load) belongs to the phone that made it.
+
+    Returns the kind of event to log, and its hand: a cleared bid is logged as such, so the
+    table can see who must bid again (that a player was ready is no secret).
+    """
+    record = reading.current_hand(game)
+    if record is None:
+        return "seat", None
+    entry = record.entries[position]
+    if record.phase.loads_secret and not record.phase.is_secret and entry.shot is not None:
+        entry.shot = None
+        if record.phase == Phase.FIRING:
+            record.reveal_at = None
+            record.stored_phase = Phase.LOADING
+        return "seat", record.number
+    if not record.phase.is_secret or entry.bid is None:
+        return "seat", None
+    entry.bid = None
+    if record.phase == Phase.COUNTING:
+        record.reveal_at = None
+        record.stored_phase = Phase.BIDDING
+    return f"{games.BID_CLEARED}{position}", record.number

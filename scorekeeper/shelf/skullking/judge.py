@@ -12,15 +12,16 @@ from dataclasses import dataclass, replace
 from flask import request, url_for
 from flask_babel import gettext
 
-from ... import forms, games
+from ... import forms
 from ...models import Phase
 from ...problems import Problem
 from ...views import bp
-from ...views.labels import card_label, say, suit_label
+from ...views.labels import say
 from ...views.rendering import page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
-from . import changes, rules, tricks
+from . import changes, reading, rules, tricks
+from .words import card_label, suit_label
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,10 @@ def specials(ruleset: str, advanced: bool) -> list[str]:
 def judge_trick(public_id: str):
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
     game = load_state(public_id)
-    record = games.current_hand(game)
+    record = reading.current_hand(game)
     if record is None or record.phase != Phase.PLAYING:
         return see_other(url_for("pages.game", public_id=public_id))
-    table = games.table_of(game)
+    table = reading.table_of(game)
     count = len(table.players)
     advanced = table.options.advanced_cards
     deck = tricks.DECKS[table.ruleset]

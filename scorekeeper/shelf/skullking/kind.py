@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import click
+from flask import Flask
 from flask_babel import gettext
 
-from ... import games
 from ...problems import N_
 from .. import NewMatch
-from . import forms, hands, pad, rules
+from . import changes, forms, hands, pad, reading, rules, words
 from .rules import Hand, Table
 
 
@@ -48,15 +49,6 @@ def feats(table: Table, scored: Sequence[Hand]) -> list[PlayerSummary]:
     return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
 
 
-def ruleset_name(ruleset: str) -> str:
-    """A ruleset's name for people."""
-    return str({
-        "classic": gettext("Classic (2007)"),
-        "doubloons": gettext("Doubloons (tactile edition)"),
-        "modern": gettext("Skull King 2021"),
-    }[ruleset])
-
-
 class SkullKing:
     """Skull King as a kind of game on the table."""
 
@@ -72,10 +64,22 @@ class SkullKing:
         """None: it keeps its hands and draws its screens itself."""
         return None
 
-    def load_views(self) -> None:
-        """Its pages: the hand, the score pad, the big screen, the end and the trick judge."""
-        # Imported when the app's views are, as they register on the app's blueprint.
+    def init_app(self, app: Flask) -> None:
+        """Its pages (the hand, the score pad, the big screen, the end, the trick judge) and their words."""
+        # Imported before the app's blueprint is registered: their views register on it.
         from . import judge, scorepad, views  # noqa: F401
+
+        words.init_app(app)
+
+    def commands(self) -> list[click.Command]:
+        """`scorekeeper trick`: the trick judge on the command line."""
+        from .commands import trick
+
+        return [trick]
+
+    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
+        """A seat changing phones loses its bid or cannon's load still secret (`changes.forget_secrets`)."""
+        return changes.forget_secrets(game, position)
 
     def setup_from_form(self, form: Any) -> NewMatch:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
@@ -101,7 +105,7 @@ class SkullKing:
 
     def setup_of(self, game: Any) -> Table:
         """The rules' table of a stored game."""
-        return games.table_of(game)
+        return reading.table_of(game)
 
     def rematch(self, table: Table) -> Table:
         """The same table and rules again; the next player deals first."""
@@ -109,7 +113,7 @@ class SkullKing:
 
     def label(self, game: Any) -> str:
         """A game's name in lists: its ruleset's."""
-        return ruleset_name(game.ruleset)
+        return words.ruleset_name(game.ruleset)
 
     def read_pad(self, doc: object, check: bool = False) -> tuple[Table, list[Hand]]:
         """A pad file's table and hands; PadError with every problem."""
@@ -155,7 +159,7 @@ class SkullKing:
 
     def played(self, game: Any) -> list[Hand]:
         """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""
-        return [games.hand_of(game, r) for r in game.hands if not r.phase.is_secret]
+        return [reading.hand_of(game, r) for r in game.hands if not r.phase.is_secret]
 
 
 SKULL_KING = SkullKing()

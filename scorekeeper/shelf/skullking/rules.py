@@ -9,7 +9,6 @@ parameters; the web layer translates the template, the command line prints it as
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,12 +17,12 @@ from typing import Any
 # Re-exported: the rules' problems are the ones every game speaks in.
 from ...problems import N_ as N_
 from ...problems import Problem as Problem
+from ...problems import name_problems
 
 RULESETS = ("classic", "doubloons", "modern")
 SCORINGS = ("standard", "rascal")
 SHOTS = ("grapeshot", "cannonball")
 WAGERS = (0, 10, 20)
-MAX_NAME = 40
 # A pad may list its own cards per hand; more than this is no game anyone plays.
 MAX_CUSTOM_HANDS = 50
 LOOT_CARDS = 2
@@ -325,17 +324,9 @@ def validate_table(table: Table) -> list[Problem]:
             N_("The %(ruleset)s rules are for %(low)d to %(high)d players, not %(count)d."),
             {"ruleset": table.ruleset, "low": spec.min_players, "high": spec.max_players,
              "count": count}))
-    if any(not name.strip() for name in table.players):
-        problems.append(Problem(N_("Every player needs a name.")))
+    problems.extend(name_problems(table.players))
     if count and not 0 <= table.first_dealer < count:
         problems.append(Problem(N_("The first dealer must be one of the players.")))
-    if any(len(name) > MAX_NAME for name in table.players):
-        problems.append(Problem(N_("A name can have at most %(most)d characters."), {"most": MAX_NAME}))
-    if any(unicodedata.category(char) in ("Cc", "Cs") for name in table.players for char in name):
-        problems.append(Problem(N_("A name cannot contain control characters.")))
-    # Format characters (zero-width, right-to-left overrides) make one name look like another.
-    if any(unicodedata.category(char) == "Cf" for name in table.players for char in name):
-        problems.append(Problem(N_("A name cannot contain invisible or direction-changing characters.")))
     repeated = sorted(name for name, n in Counter(table.players).items() if n > 1 and name.strip())
     if repeated:
         problems.append(Problem(

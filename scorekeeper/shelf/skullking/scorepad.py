@@ -17,14 +17,15 @@ from ...views.pushed import PUSHED_PAGES, PushedPage
 from ...views.rendering import once_per_edition, open_page, page, see_other
 from ...views.sessions import follow_next_game, load_state, visitor
 from ...views.table import show_game
+from . import reading
 from .kind import SKULL_KING, PlayerSummary, feats
 
 
 def pad_context(game: games.GameState) -> dict[str, Any]:
     """What the score pad shows every viewer alike: the rows (no hidden bid in them) and the leaderboard."""
-    table = games.table_of(game)
-    rows = games.pad_rows(game, table)
-    return {"game": game, "table": table, "rows": rows, "standings": games.standings(game, rows),
+    table = reading.table_of(game)
+    rows = reading.pad_rows(game, table)
+    return {"game": game, "table": table, "rows": rows, "standings": reading.standings(game, rows),
             "edition": game.edition}
 
 
@@ -67,10 +68,10 @@ def pad(public_id: str):
 
 def screen_context(game: games.GameState) -> dict[str, Any]:
     """What the big screen shows: the same for whoever looks, nothing a hidden bid would change."""
-    table = games.table_of(game)
-    rows = games.pad_rows(game, table)
-    record = games.current_hand(game)
-    return {"game": game, "table": table, "rows": rows, "standings": games.standings(game, rows), "current": record,
+    table = reading.table_of(game)
+    rows = reading.pad_rows(game, table)
+    record = reading.current_hand(game)
+    return {"game": game, "table": table, "rows": rows, "standings": reading.standings(game, rows), "current": record,
             "ready": sum(e.ready for e in record.entries) if record else 0,
             "loaded": sum(e.loaded for e in record.entries) if record else 0, "edition": game.edition}
 
@@ -108,9 +109,9 @@ def end(public_id: str):
     if game.kind != SKULL_KING.NAME:
         # The other games' one screen is their end page too: the winner on top, the pad below.
         return show_game(public_id)
-    if games.current_hand(game) is not None:
+    if reading.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
-    standing = games.standings(game)
+    standing = reading.standings(game)
     winners = [s.name for s in standing if s.rank == 1]
     return page("end.html", title=gettext("Final standings"), game=game, standings=standing,
                 winners=join_names(winners), winner_count=len(winners), summaries=feats_of(game),
@@ -119,7 +120,7 @@ def end(public_id: str):
 
 def feats_of(game: games.GameState) -> list[PlayerSummary]:
     """Each player's feats over the game's scored hands, for the end page."""
-    return feats(games.table_of(game), [games.hand_of(game, r) for r in game.hands if r.phase == Phase.SCORED])
+    return feats(reading.table_of(game), [reading.hand_of(game, r) for r in game.hands if r.phase == Phase.SCORED])
 
 
 def shared_end(game: games.GameState) -> str:

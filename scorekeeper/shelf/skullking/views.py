@@ -20,7 +20,7 @@ from ...views.pushed import GAME_PAGES, GamePage, PushedPage
 from ...views.rendering import not_yours, once_per_edition, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
-from . import changes, rules
+from . import changes, reading, rules
 from . import forms as hand_forms
 from .changes import Intent, Results
 from .kind import SKULL_KING
@@ -49,20 +49,20 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
     is in it: the same values, hence the same bytes, for every screen at the table.
     """
     seen = games.as_seen_by(state, None)
-    record = games.current_hand(seen)
+    record = reading.current_hand(seen)
     context: dict[str, Any] = {"public_id": seen.public_id, "edition": seen.edition, "over": record is None,
-                               "standings": games.standings(seen)}
+                               "standings": reading.standings(seen)}
     if record is not None:
-        table = games.table_of(seen)
-        hand = games.hand_of(seen, record)
+        table = reading.table_of(seen)
+        hand = reading.hand_of(seen, record)
         # Results that clash go back to the players concerned; the table sees who is fixing what.
-        clashes = games.clashes(seen, record)
+        clashes = reading.clashes(seen, record)
         concerned = {name for problem in clashes for name in problem.players}
         context.update(
             table=table, record=record, hand=hand, seats=seen.seats,
             dealer=table.players[rules.dealer_index(table, record.number)],
             leader=table.players[rules.leader_index(table, record.number)],
-            hand_count=len(games.schedule(seen, table)),
+            hand_count=len(reading.schedule(seen, table)),
             provisional=rules.provisional_points(table, hand) if not record.phase.is_secret and not clashes else {},
             waiting=sum(not e.ready for e in record.entries),
             unloaded=sum(not e.loaded for e in record.entries),
@@ -71,7 +71,7 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
             tricks_missing=max((rules.tricks_missing(p) for p in clashes), default=0),
             fixing=[table.players[e.position] for e in record.entries
                     if e.fixing and table.players[e.position] in concerned],
-            bid_again=games.must_bid_again(seen, record),
+            bid_again=reading.must_bid_again(seen, record),
             reveal_ms=epoch_ms(record.reveal_at),
         )
     # Macros take the whole view as one value.
@@ -116,8 +116,8 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
     problems = problems or []
     seen = games.as_seen_by(state, seen_by.seat)
     record = seen.hands[record.number - 1]
-    table = games.table_of(seen)
-    hand = games.hand_of(seen, record, shown_to=seen_by.seat)
+    table = reading.table_of(seen)
+    hand = reading.hand_of(seen, record, shown_to=seen_by.seat)
     if typed is not None and seen_by.seat is not None:
         hand = replace(hand, entries=tuple(typed if i == seen_by.seat else e for i, e in enumerate(hand.entries)))
     mine = clashes_of(seen, record, seen_by)
@@ -148,7 +148,7 @@ def clashes_of(seen: games.GameState, record: games.HandState, seen_by: Actor) -
     if seen_by.seat is None:
         return []
     name = seen.seats[seen_by.seat].name
-    return [p for p in games.clashes(seen, record) if name in p.players]
+    return [p for p in reading.clashes(seen, record) if name in p.players]
 
 
 def bonus_max(table: rules.Table) -> dict[str, int]:
@@ -164,7 +164,7 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
 
     Made from the game as this browser may see it, so it tells nothing of a hidden bid.
     """
-    record = games.current_hand(state)
+    record = reading.current_hand(state)
     if record is None:
         return "over"
     seen = games.as_seen_by(state, seen_by.seat)
@@ -187,7 +187,7 @@ def game_page(public_id: str, status: int = 200, problems: list[Problem] | None 
     if problems and me.role == Role.VIEWER:
         # A viewer has no forms: whatever it sent was not its to send.
         return not_yours()
-    record = games.current_hand(state)
+    record = reading.current_hand(state)
     if record is None:
         return see_other(url_for("pages.end", public_id=public_id))
     context = card_context(state, record, me, problems, form, typed)
@@ -238,7 +238,7 @@ def hand(public_id: str, number: int):
     game = load_state(public_id)
     record = load_hand(game, number)
     me = visitor(game)
-    table = games.table_of(game)
+    table = reading.table_of(game)
     if request.method == "GET":
         if record.phase != Phase.SCORED or not me.is_host:
             return see_other(url_for("pages.game", public_id=public_id))
@@ -271,7 +271,7 @@ def hand(public_id: str, number: int):
     typed = None
     if me.seat is not None and me.seat in parsed.reports:
         # Refused, the card shows what the phone sent, not what is stored.
-        player = games.hand_of(game, record).entries[me.seat]
+        player = reading.hand_of(game, record).entries[me.seat]
         typed = parsed.reports[me.seat].entry(player.player, player.revealed_bid or 0)
     return after(outcome, form=request.form if me.is_host else None, typed=typed)
 
@@ -296,7 +296,7 @@ def correct(game: games.GameState, record: games.HandState, table: rules.Table):
 
 def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
     """This browser's own card as the stream sends it; None once the game is over (the page moves to its end)."""
-    record = games.current_hand(state)
+    record = reading.current_hand(state)
     if record is None:
         return None
     return render_block("game.html", "card", card_key=key, edition=state.edition,

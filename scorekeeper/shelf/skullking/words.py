@@ -1,0 +1,111 @@
+"""Skull King's words for its pages: rulesets, round structures, captures, cards and bids in the reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import Flask
+from flask_babel import gettext
+
+from ...views.labels import join_names
+from . import rules, tricks
+from .forms import CAPTURE_TOGGLES, MAX_SEATS
+
+
+def ruleset_name(ruleset: str) -> str:
+    """A ruleset's name for people."""
+    return str({
+        "classic": gettext("Classic (2007)"),
+        "doubloons": gettext("Doubloons (tactile edition)"),
+        "modern": gettext("Skull King 2021"),
+    }[ruleset])
+
+
+def ruleset_blurb(ruleset: str) -> str:
+    """One line on what a ruleset is."""
+    return {
+        "classic": gettext("The original rules: 2–6 players, Scary Mary, Skull King +30 per pirate, Mermaid +50."),
+        "doubloons": gettext("The coin edition for blind and low-vision players: classic scoring, 2–6 players."),
+        "modern": gettext("The current edition: 2–8 players, Tigress, 14s, Rascal's scoring, advanced cards."),
+    }[ruleset]
+
+
+def round_name(name: str) -> str:
+    """A round structure's name for people."""
+    return {
+        "standard": gettext("Standard"),
+        "even-keeled": gettext("Even-keeled"),
+        "skip-to-the-brawl": gettext("Skip to the brawl"),
+        "swift-n-salty": gettext("Swift 'n' salty"),
+        "broadside-barrage": gettext("Broadside barrage"),
+        "whirlpool": gettext("Whirlpool"),
+        "past-your-bedtime": gettext("Past your bedtime"),
+    }[name]
+
+
+def bids_text(entries: Sequence[rules.Entry]) -> str:
+    """The bids of a hand in one line, to be read out: "Anne 2, Ben 0 and Cara 1"."""
+    return join_names([f"{e.player} {e.bid}" for e in entries])
+
+
+def capture_label(kind: str) -> str:
+    """The name of a capture, as the rulebook of the reader's language says it."""
+    labels = {
+        rules.PIRATES_BY_SKULL_KING: gettext("Pirates taken by the Skull King"),
+        rules.SKULL_KING_BY_MERMAID: gettext("Mermaid took the Skull King"),
+        rules.MERMAIDS_BY_PIRATE: gettext("Mermaids taken by a Pirate"),
+        rules.STANDARD_FOURTEENS: gettext("Yellow, purple or green 14s"),
+        rules.BLACK_FOURTEEN: gettext("Black 14"),
+    }
+    return labels[kind]
+
+
+def shot_label(shot: str) -> str:
+    """A cannon's load for people."""
+    return {"grapeshot": gettext("Grapeshot"), "cannonball": gettext("Cannonball")}[shot]
+
+
+def suit_label(suit: str) -> str:
+    """A suit of the trick judge's keypad, as the rulebook of the reader's language says it."""
+    return {
+        "yellow": gettext("Yellow"), "blue": gettext("Blue"), "red": gettext("Red"), "black": gettext("Black"),
+        "green": gettext("Green"), "purple": gettext("Purple"),
+        "circle": gettext("Circle"), "triangle": gettext("Triangle"), "square": gettext("Square"),
+        "star": gettext("Star"),
+    }[suit]
+
+
+def card_label(card: tricks.Card) -> str:
+    """One card of a trick in words: "Yellow 14", "Skull King", "Tigress as Escape"."""
+    if card.kind == tricks.SUIT:
+        return gettext("%(suit)s %(number)d", suit=suit_label(card.suit or ""), number=card.number or 0)
+    names = {
+        tricks.ESCAPE: gettext("Escape"), tricks.PIRATE: gettext("Pirate"), tricks.MERMAID: gettext("Mermaid"),
+        tricks.SKULL_KING: gettext("Skull King"), tricks.LOOT: gettext("Loot"), tricks.KRAKEN: gettext("Kraken"),
+        tricks.WHITE_WHALE: gettext("White Whale"), "flag": gettext("Flag"), "scary mary": gettext("Scary Mary"),
+        "tigress": gettext("Tigress"),
+    }
+    if card.name in tricks.EITHER_WAY:
+        played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
+        return played % {"card": names[card.name]}
+    # A modern pirate's own name matters for its ability, not for who wins: the judge says "Pirate".
+    return names.get(card.name, names[card.kind])
+
+
+def init_app(app: Flask) -> None:
+    """Give Skull King's templates these words, and its rules' constants so no template retypes them."""
+    app.jinja_env.globals.update(
+        capture_label=capture_label,
+        shot_label=shot_label,
+        card_label=card_label,
+        suit_label=suit_label,
+        ruleset_name=ruleset_name,
+        ruleset_blurb=ruleset_blurb,
+        round_name=round_name,
+        bids_text=bids_text,
+        RULESETS=rules.RULESETS,
+        MAX_SEATS=MAX_SEATS,
+        CAPTURE_TOGGLES=CAPTURE_TOGGLES,
+        WAGERS=rules.WAGERS,
+        SHOTS=rules.SHOTS,
+    )
