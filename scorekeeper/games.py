@@ -1,6 +1,6 @@
-"""Games in the database, seen through the rules: the one place that maps records to rules values.
+"""Games in the database as plain values, kept per version; what a screen may see of them, and when a count ends.
 
-Reading only; every change goes through `service`.
+Reading only; every change goes through `service`. A kind reads its plays through its own rules.
 """
 
 from __future__ import annotations

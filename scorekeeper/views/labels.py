@@ -11,7 +11,6 @@ from flask import Flask
 from flask_babel import get_locale, gettext
 
 from .. import shelf
-from ..models import Phase
 from ..problems import MAX_NAME, Problem
 
 
@@ -63,7 +62,7 @@ LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("i
 
 
 def init_app(app: Flask) -> None:
-    """Give every template these words, and the rules' constants so no template retypes them."""
+    """Give every template these words, and the table's limits so no template retypes them."""
     app.jinja_env.filters["score"] = format_score
     app.jinja_env.globals.update(
         standings_text=standings_text,
@@ -74,6 +73,5 @@ def init_app(app: Flask) -> None:
         game_label=game_label,
         # The games the start page offers besides the first, whose new game is its big button.
         more_kinds=lambda: list(shelf.kinds().values())[1:],
-        Phase=Phase,
         MAX_NAME=MAX_NAME,
     )

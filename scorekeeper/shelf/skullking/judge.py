@@ -94,7 +94,7 @@ def judge_trick(public_id: str):
     may_claim = winner_seat is not None and (
         me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
     return page(
-        "trick.html", title=gettext("Who wins this trick?"), game=game, record=record, table=table,
+        "skullking/trick.html", title=gettext("Who wins this trick?"), game=game, record=record, table=table,
         visitor=me, problems=problems, cards=cards, players=seat_of, judgement=judgement,
         complete=complete, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
         next_leader=next_leader, written=", ".join(c.written() for c in cards), suit=suit,

@@ -55,7 +55,7 @@ class SkullKing:
     NAME = "skull-king"
     FORMAT = pad.FORMAT
     TITLE = N_("Skull King")
-    NEW_TEMPLATE = "new_game.html"
+    NEW_TEMPLATE = "skullking/new.html"
     # As BG Stats knows it: its BoardGameGeek id (see the README).
     BG_STATS = ("Skull King", 150145)
 

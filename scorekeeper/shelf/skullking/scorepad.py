@@ -32,7 +32,7 @@ def pad_context(game: games.GameState) -> dict[str, Any]:
 def shared_pad(game: games.GameState) -> str:
     """The score pad at a game's edition in this language, rendered once and pushed to every open pad."""
     return once_per_edition("score pads", game.id, game.edition,
-                            lambda: render_block("pad.html", "table", **pad_context(game)))
+                            lambda: render_block("skullking/pad.html", "table", **pad_context(game)))
 
 
 def corrections(game: games.GameState, me: Actor) -> list[int]:
@@ -47,7 +47,7 @@ def pad_card_key(game: games.GameState, me: Actor) -> str:
 
 def pad_card(game: games.GameState, me: Actor, key: str) -> str:
     """This browser's own part of the pad, as the stream sends it."""
-    return render_block("pad.html", "card", game=game, visitor=me, corrections=corrections(game, me),
+    return render_block("skullking/pad.html", "card", game=game, visitor=me, corrections=corrections(game, me),
                         card_key=key, edition=game.edition)
 
 
@@ -62,7 +62,7 @@ def pad(public_id: str):
         # The other games show their pad on their one screen.
         return see_other(url_for("pages.game", public_id=public_id))
     me = visitor(game)
-    return page("pad.html", title=gettext("Score pad"), visitor=me, corrections=corrections(game, me),
+    return page("skullking/pad.html", title=gettext("Score pad"), visitor=me, corrections=corrections(game, me),
                 card_key=pad_card_key(game, me), **pad_context(game))
 
 
@@ -79,7 +79,7 @@ def screen_context(game: games.GameState) -> dict[str, Any]:
 def shared_screen(game: games.GameState) -> str:
     """The big screen at a game's edition in this language, rendered once and pushed to every big screen."""
     return once_per_edition("big screens", game.id, game.edition,
-                            lambda: render_block("screen.html", "table", **screen_context(game)))
+                            lambda: render_block("skullking/screen.html", "table", **screen_context(game)))
 
 
 PUSHED_PAGES["screen"] = PushedPage(shared_screen)
@@ -95,7 +95,7 @@ def screen(public_id: str):
         return open_page(following)
     if game.kind != SKULL_KING.NAME:
         return see_other(url_for("pages.game", public_id=public_id))
-    return page("screen.html", title=gettext("Leaderboard"), **screen_context(game))
+    return page("skullking/screen.html", title=gettext("Leaderboard"), **screen_context(game))
 
 
 @bp.get("/games/<public_id>/end")
@@ -113,7 +113,7 @@ def end(public_id: str):
         return see_other(url_for("pages.game", public_id=public_id))
     standing = reading.standings(game)
     winners = [s.name for s in standing if s.rank == 1]
-    return page("end.html", title=gettext("Final standings"), game=game, standings=standing,
+    return page("skullking/end.html", title=gettext("Final standings"), game=game, standings=standing,
                 winners=join_names(winners), winner_count=len(winners), summaries=feats_of(game),
                 visitor=visitor(game), edition=game.edition)
 
@@ -126,7 +126,7 @@ def feats_of(game: games.GameState) -> list[PlayerSummary]:
 def shared_end(game: games.GameState) -> str:
     """What the end page pushes to the phones left on it: the way to the next game, once the host started it."""
     return once_per_edition("end pages", game.id, game.edition,
-                            lambda: render_block("end.html", "table", game=game, edition=game.edition))
+                            lambda: render_block("skullking/end.html", "table", game=game, edition=game.edition))
 
 
 PUSHED_PAGES["end"] = PushedPage(shared_end)

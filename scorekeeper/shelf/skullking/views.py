@@ -97,7 +97,8 @@ def shared_table(state: games.GameState) -> SharedTable:
     """The shared table of a game at its edition in this language: rendered once, then the same bytes."""
     def render() -> SharedTable:
         context = shared_context(state)
-        return SharedTable(*(render_block("game.html", block, **context) for block in ("head", "table", "board")))
+        return SharedTable(*(render_block("skullking/game.html", block, **context)
+                             for block in ("head", "table", "board")))
 
     return once_per_edition("shared tables", state.id, state.edition, render)
 
@@ -191,7 +192,7 @@ def game_page(public_id: str, status: int = 200, problems: list[Problem] | None 
     if record is None:
         return see_other(url_for("pages.end", public_id=public_id))
     context = card_context(state, record, me, problems, form, typed)
-    return page("game.html", status, title=gettext("Hand %(number)d", number=record.number),
+    return page("skullking/game.html", status, title=gettext("Hand %(number)d", number=record.number),
                 shared=shared_table(state), card_key=card_key(state, me), edition=state.edition, **context)
 
 
@@ -242,7 +243,8 @@ def hand(public_id: str, number: int):
     if request.method == "GET":
         if record.phase != Phase.SCORED or not me.is_host:
             return see_other(url_for("pages.game", public_id=public_id))
-        return page("hand.html", title=gettext("Hand %(number)d", number=number), **card_context(game, record, me))
+        return page("skullking/hand.html", title=gettext("Hand %(number)d", number=number),
+                    **card_context(game, record, me))
     if request.form.get("intent") == "correct":
         if not me.is_host:
             # Only the host corrects; a phone is not shown a form it cannot use.
@@ -290,7 +292,7 @@ def correct(game: games.GameState, record: games.HandState, table: rules.Table):
         problems = list(outcome.problems)
     game = load_state(public_id)
     record = load_hand(game, record.number)
-    return page("hand.html", 422, title=gettext("Hand %(number)d", number=record.number),
+    return page("skullking/hand.html", 422, title=gettext("Hand %(number)d", number=record.number),
                 **card_context(game, record, visitor(game), problems, request.form))
 
 
@@ -299,7 +301,7 @@ def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
     record = reading.current_hand(state)
     if record is None:
         return None
-    return render_block("game.html", "card", card_key=key, edition=state.edition,
+    return render_block("skullking/game.html", "card", card_key=key, edition=state.edition,
                         **card_context(state, record, me))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from flask import Flask
 from flask_babel import gettext
 
+from ...models import Phase
 from ...views.labels import join_names
 from . import rules, tricks
 from .forms import CAPTURE_TOGGLES, MAX_SEATS
@@ -93,7 +94,7 @@ def card_label(card: tricks.Card) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Give Skull King's templates these words, and its rules' constants so no template retypes them."""
+    """Give Skull King's templates these words, and its rules' constants and hand phases so no template retypes them."""
     app.jinja_env.globals.update(
         capture_label=capture_label,
         shot_label=shot_label,
@@ -103,6 +104,7 @@ def init_app(app: Flask) -> None:
         ruleset_blurb=ruleset_blurb,
         round_name=round_name,
         bids_text=bids_text,
+        Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,
         CAPTURE_TOGGLES=CAPTURE_TOGGLES,
