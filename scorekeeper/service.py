@@ -23,6 +23,7 @@ from .live import CHANGES, CHANNEL
 from .models import (
     Game,
     JoinAttempt,
+    Phase,
     Play,
     Seat,
     SeatRequest,
@@ -105,6 +106,16 @@ def _locked_values(public_id: str) -> games.GameState:
 def _lock_time() -> datetime:
     """When the lock of the change under way was granted, by the deciding clock."""
     return db.session.info[LOCKED_AT]
+
+
+def count_when_all_in(all_in: bool, waiting: Phase, counting: Phase,
+                      count_seconds: float) -> tuple[Phase, datetime | None]:
+    """Secrets revealed together, for any kind whose entries are secret until every seat's is in: then the
+    YO-HO-HO count starts (again, after any change, from the lock's moment) and they show when it ends, by the
+    clock of `games.as_it_stands`. The phase and the count's end to store."""
+    if all_in:
+        return counting, _lock_time() + timedelta(seconds=count_seconds)
+    return waiting, None
 
 
 def _hand(game: Any, number: int) -> Any:
@@ -469,6 +480,6 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries",
-           "ask_for_seat", "count_try", "create",
+           "ask_for_seat", "count_try", "count_when_all_in", "create",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
            "play", "rematch", "restore_game", "turn_away"]

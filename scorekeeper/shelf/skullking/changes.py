@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 from enum import StrEnum
 
 from ... import games, rows
@@ -21,12 +20,12 @@ from ...service import (
     _commit_values,
     _deny,
     _hand,
-    _lock_time,
     _locked,
     _locked_values,
     _refuse,
     _seat_at,
     _stale,
+    count_when_all_in,
 )
 from . import hands, reading, rules, tricks
 from .forms import EntryReport
@@ -76,16 +75,6 @@ def _entering_for(game: games.AnyGame, actor: Actor, seat: int | None) -> int | 
     return target.position if target is not None else None
 
 
-def _count_when_all_in(all_in: bool, waiting: Phase, counting: Phase,
-                       count_seconds: float) -> tuple[Phase, datetime | None]:
-    """Secrets revealed together: once every seat's is in, YO-HO-HO counts (again, after any change)
-    and they show when it ends, by the clock of `games.as_it_stands`. The hand's phase and the
-    count's end to store."""
-    if all_in:
-        return counting, _lock_time() + timedelta(seconds=count_seconds)
-    return waiting, None
-
-
 def place_bid(public_id: str, credentials: Credentials, number: int, seat: int | None, bid: int | None,
               count_seconds: float) -> Outcome:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
@@ -107,7 +96,7 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
                                      number, (game.seats[seat].name,)))
     entries = tuple(replace(e, bid=bid, ready=True) if e.position == seat else e for e in record.entries)
     counting = all(e.bid is not None for e in entries)
-    phase, reveal_at = _count_when_all_in(counting, Phase.BIDDING, Phase.COUNTING, count_seconds)
+    phase, reveal_at = count_when_all_in(counting, Phase.BIDDING, Phase.COUNTING, count_seconds)
     if counting:
         # Ready for the results the moment the count ends, with no write needed then.
         entries = tuple(replace(e, tricks=None, shot=None, loaded=False, done=False, fixing=False) for e in entries)
@@ -142,7 +131,7 @@ def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int
                                      players=(game.seats[seat].name,)))
     record.entries[seat].shot = shot
     firing = all(e.shot is not None for e in record.entries)
-    record.stored_phase, record.reveal_at = _count_when_all_in(firing, Phase.LOADING, Phase.FIRING, count_seconds)
+    record.stored_phase, record.reveal_at = count_when_all_in(firing, Phase.LOADING, Phase.FIRING, count_seconds)
     return _commit(game, "fire" if firing else "load", number)
 
 
