@@ -6,7 +6,6 @@ machinery (join, seats, the live stream, pad files) is the same as Skull King's.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +18,7 @@ from ..access import Actor
 from ..problems import Problem
 from . import bp
 from .labels import say
-from .pushed import GamePage, PushedPage
+from .pushed import GamePage, PushedPage, card_fingerprint
 from .rendering import is_htmx, once_per_edition, open_page, page, see_other, shown_after_change
 from .sessions import credentials, follow_next_game, load_state, visitor
 
@@ -79,7 +78,7 @@ def card_key(found: ShelfGame, me: Actor) -> str:
     what the kind says the card holds; another player's change leaves it as it is."""
     parts = (me.role, me.seat, len(found.closed),
              found.kind.card_state(found.setup, list(found.closed), found.draft, shelf.Player(me.seat, me.is_host)))
-    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+    return card_fingerprint(parts)
 
 
 def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> str:

@@ -3,12 +3,18 @@ views that draw them."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .. import games
 from ..access import Actor
+
+
+def card_fingerprint(parts: object) -> str:
+    """A card key: a short fingerprint of what a browser's own card shows (`parts`, values with a stable repr)."""
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ table keeps is drawn from its rules by `matches`): the views here never name a g
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -24,7 +23,7 @@ from ..models import utcnow
 from ..problems import Problem
 from . import bp, matches
 from .labels import say
-from .pushed import GAME_PAGES, PUSHED_PAGES, GamePage, PushedPage
+from .pushed import GAME_PAGES, PUSHED_PAGES, GamePage, PushedPage, card_fingerprint
 from .rendering import is_htmx, open_page, page, see_other, shown_after_change
 from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, load_state, visitor
 
@@ -237,7 +236,7 @@ def _join_key(game: games.GameState, me: Actor, asking: Any) -> str:
     # Nothing is typed on this page, so a seat taken elsewhere may redraw it.
     parts = (me.role, me.seat, asking.turned_away if asking is not None else None,
              tuple(seat.has_phone for seat in game.seats))
-    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+    return card_fingerprint(parts)
 
 
 def join_card_key(game: games.GameState, me: Actor) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +15,7 @@ from ...access import Actor, Role, identify
 from ...models import Phase
 from ...views import bp
 from ...views.labels import problems_by_player, say
-from ...views.pushed import GAME_PAGES, GamePage, PushedPage
+from ...views.pushed import GAME_PAGES, GamePage, PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
@@ -177,7 +176,7 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
         phones = tuple(s.has_phone for s in seen.seats)
         phoneless = tuple(e for e, seat in zip(record.entries, seen.seats, strict=True) if not seat.has_phone)
         parts += [phones, seen.open_requests, phoneless]
-    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+    return card_fingerprint(parts)
 
 
 def game_page(public_id: str, status: int = 200, problems: list[Problem] | None = None, form: Any = None,
