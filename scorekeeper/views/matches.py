@@ -1,7 +1,7 @@
-"""The other games on the shelf (Skip-Bo, Dracula): their new-game forms, their one screen, their taps.
+"""The games whose plays the table keeps: their one screen and their taps.
 
 Each game's `kind` module says what its screen shows and what a tap does; the table's
-machinery (join, seats, the live stream, pad files) is the same as Skull King's.
+machinery (join, seats, the live stream, pad files) is the same for every game.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class ShelfGame:
 
     @property
     def edition(self) -> int:
-        """Orders what the table may see, as a Skull King game's edition does (no count here)."""
+        """Orders what the table may see, as `GameState.edition` does (no count here)."""
         return self.version * 2
 
     def context(self, actor: shelf.Player) -> dict[str, Any]:
@@ -61,6 +61,14 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
         draft = next((dict(p.data) for p in state.plays if not p.closed), None)
         found = ShelfGame(rules, kind.setup_of(state), tuple(kind.played(state)), draft, state.version)
         kept.put((state.id, found.version), found)
+    return found
+
+
+def played(state: games.GameState) -> ShelfGame:
+    """The game whose plays the table keeps, as its rules read them; NotFound for one that keeps its own."""
+    found = shelf_game(state)
+    if found is None:
+        raise service.NotFound(state.public_id)
     return found
 
 
@@ -94,9 +102,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
     if following and status == 200:
         # The host started the next game with these players: every phone follows, no scan.
         return open_page(following)
-    found = shelf_game(state)
-    if found is None:
-        raise service.NotFound(public_id)
+    found = played(state)
     me = visitor(state)
     context = found.context(shelf.Player(me.seat, me.is_host))
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=state, visitor=me,
@@ -106,9 +112,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
 @bp.post("/games/<public_id>/play")
 def play(public_id: str):
     """A tap on a shelf game's screen: who went out, cards left, a coffin."""
-    found = shelf_game(load_state(public_id))
-    if found is None:
-        raise service.NotFound(public_id)
+    found = played(load_state(public_id))
     change = found.kind.parse_change(request.form)
     if change is None:
         return match_page(public_id, 422,
@@ -123,14 +127,6 @@ def play(public_id: str):
     url = url_for("pages.game", public_id=public_id)
     # htmx gets the screen in this answer; a plain form is sent there (post/redirect/get).
     return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
-
-
-def played(state: games.GameState) -> ShelfGame:
-    """The game whose plays the table keeps, as its rules read them; NotFound for one that keeps its own."""
-    found = shelf_game(state)
-    if found is None:
-        raise service.NotFound(state.public_id)
-    return found
 
 
 def show_played(public_id: str, status: int = 200, problems: list[Problem] | None = None, **extra: Any):

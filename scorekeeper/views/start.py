@@ -31,11 +31,10 @@ def index():
 def new_game(kind_name: str | None):
     """A game's new-game form (the first game on the shelf's without a name); a valid one starts the game, run by
     this browser."""
-    kind = shelf.kinds()[kind_name] if kind_name in shelf.kinds() else None
-    if kind is None:
-        if kind_name is not None:
-            abort(404)
-        kind = next(iter(shelf.kinds().values()))
+    kinds = shelf.kinds()
+    if kind_name is not None and kind_name not in kinds:
+        abort(404)
+    kind = kinds[kind_name] if kind_name is not None else next(iter(kinds.values()))
     after = request.values.get("after") or None
     context = {"title": gettext(kind.TITLE), "kind": kind, "after": after, **kind.new_game_context()}
     if request.method == "GET":
