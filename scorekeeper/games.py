@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -164,6 +165,7 @@ class GameState:
     finished_at: datetime | None
     first_dealer: int
     seats: tuple[SeatState, ...]
+    # Its hands, for a kind that keeps its own (none when the table keeps its plays).
     hands: tuple[HandState, ...]
     # Seats of the hand being bid whose bid was cleared when they changed phones.
     bids_cleared: frozenset[int] = field(default_factory=frozenset)
@@ -171,7 +173,7 @@ class GameState:
     requests: tuple[RequestState, ...] = ()
     # The game its host started next with these players: the phones follow there.
     next_game: str | None = None
-    # Its plays, when the table keeps them (the games that are not Skull King's hands).
+    # Its plays, when the table keeps them (none for a kind that keeps its own hands).
     plays: tuple[PlayState, ...] = ()
 
     @property
@@ -250,15 +252,35 @@ _VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_i
 
 def _read_game_once(game_id: int) -> GameState | None:
     # Each query may see a newer commit (PostgreSQL reads committed data per statement):
-    # both carry the version, and a mismatch is read again.
+    # each carries the version, and a mismatch is read again.
     connection = db.session.connection()
     seat_rows = connection.execute(_SEATS_OF_GAME, {"game_id": game_id}).all()
     if not seat_rows:
         return None
     first = seat_rows[0]
-    hand_rows = connection.execute(_ENTRIES_OF_GAME, {"game_id": game_id}).all()
-    if any(row.version != first.version for row in hand_rows[:1]):
+    # A game's plays are the table's rows or its kind's own hands, never both: only those are read.
+    keeps_plays = shelf.kinds()[first.kind].played_rules is not None
+    hands, cleared = ((), frozenset()) if keeps_plays else _hands_of(connection, game_id, first.version)
+    plays = _plays_of(connection, game_id, first.version) if keeps_plays else ()
+    request_rows = _at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
+    requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
+    return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
+                     first.version,
+                     first.host_token, first.join_code, first.finished_at, first.first_dealer,
+                     tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
+                     hands, cleared, requests, first.next_game, plays)
+
+
+def _at_version(rows: Sequence[Any], version: int) -> Sequence[Any]:
+    """Rows read with the game's version: _MovedOn if a commit came between this query and the first."""
+    if any(row.version != version for row in rows[:1]):
         raise _MovedOn()
+    return rows
+
+
+def _hands_of(connection: Any, game_id: int, version: int) -> tuple[tuple[HandState, ...], frozenset[int]]:
+    """A game's hands with their entries, and the seats of the hand being bid whose bid was cleared."""
+    hand_rows = _at_version(connection.execute(_ENTRIES_OF_GAME, {"game_id": game_id}).all(), version)
     hands: list[HandState] = []
     entries: list[EntryState] = []
     for index, row in enumerate(hand_rows):
@@ -271,27 +293,18 @@ def _read_game_once(game_id: int) -> GameState | None:
                                    row.reveal_at, tuple(entries), phase, bool(row.cannons)))
             entries = []
     bidding = next((h.number for h in hands if h.stored_phase == Phase.BIDDING), None)
-    cleared: frozenset[int] = frozenset()
-    if bidding is not None:
-        kinds = connection.execute(select(Event.__table__.c.kind).where(
-            Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
-            Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
-        cleared = frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
-    request_rows = connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all()
-    if any(row.version != first.version for row in request_rows[:1]):
-        raise _MovedOn()
-    requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
-    plays: tuple[PlayState, ...] = ()
-    if shelf.kinds()[first.kind].played_rules is not None:
-        play_rows = connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all()
-        if any(row.version != first.version for row in play_rows[:1]):
-            raise _MovedOn()
-        plays = tuple(PlayState(r.number, dict(r.data or {}), bool(r.closed)) for r in play_rows)
-    return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
-                     first.version,
-                     first.host_token, first.join_code, first.finished_at, first.first_dealer,
-                     tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     tuple(hands), cleared, requests, first.next_game, plays)
+    if bidding is None:
+        return tuple(hands), frozenset()
+    kinds = connection.execute(select(Event.__table__.c.kind).where(
+        Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
+        Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
+    return tuple(hands), frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
+
+
+def _plays_of(connection: Any, game_id: int, version: int) -> tuple[PlayState, ...]:
+    """The plays of a game whose plays the table keeps, in order."""
+    play_rows = _at_version(connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all(), version)
+    return tuple(PlayState(r.number, dict(r.data or {}), bool(r.closed)) for r in play_rows)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:
