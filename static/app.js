@@ -112,11 +112,6 @@
     return element ? parseInt(element.dataset.edition || element.dataset.version, 10) : null;
   }
 
-  function renderedVersion() {
-    var live = document.getElementById("live");
-    return live ? parseInt(live.dataset.version, 10) : null;
-  }
-
   // Values the player changed that no page from the server has shown yet. A redraw under
   // the player (autosave, their own card pushed again) must not take them back, nor the save they wait for.
   var unsaved = {};
@@ -177,7 +172,7 @@
     keepSwap = Boolean(config.headers && config.headers["X-Keep-Open"]);
     // An answer overtaken by what the stream pushed meanwhile never takes the page back in time.
     var incoming = editionIn(event.detail.serverResponse);
-    var shown = editionOf(document.getElementById("table")) || renderedVersion();
+    var shown = editionOf(document.getElementById("table")) || editionOf(document.getElementById("live"));
     if (incoming !== null && shown !== null && incoming < shown && keepSwap) {
       event.detail.shouldSwap = false;
       return;
