@@ -7,7 +7,7 @@ table keeps is drawn from its rules by `matches`): the views here never name a g
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -96,14 +96,15 @@ def event(kind: str, data: str, edition: int | None = None) -> str:
     return (f"id: {edition}\n" if edition is not None else "") + f"event: {kind}\n{lines}\n"
 
 
-def shared_event(screen: str, state: games.GameState, kind: str, data: str) -> event_stream.SharedEvent:
-    """An event every `screen` of the game is sent alike at this edition, in this language: written out and
-    compressed once per process, whichever of its streams comes first."""
+def shared_event(screen: str, state: games.GameState, kind: str,
+                 render: Callable[[games.GameState], str]) -> event_stream.SharedEvent:
+    """An event every `screen` of the game is sent alike at this edition, in this language: `render`ed, written
+    out and compressed once per process, whichever of its streams comes first."""
     key = (screen, state.id, state.edition, str(get_locale()), kind)
     kept = games.cache("shared events")
     text = kept.get(key)
     if text is None:
-        text = event(kind, data, state.edition)
+        text = event(kind, render(state), state.edition)
         kept.put(key, text)
     return event_stream.SharedEvent(key, text)
 
@@ -134,7 +135,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             pushed = PUSHED_PAGES[view] if view else game_page_of(state).pushed
             if pushed.shared is not None and state.edition > edition_seen:
                 edition_seen = state.edition
-                yield shared_event(view or "game", state, "table", pushed.shared(state))
+                yield shared_event(view or "game", state, "table", pushed.shared)
             if pushed.card_key is not None and pushed.card is not None:
                 me = identify(state, creds)
                 key = pushed.card_key(state, me)
