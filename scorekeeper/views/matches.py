@@ -81,11 +81,15 @@ def shared_screen(found: ShelfGame, state: games.GameState) -> str:
     return once_per_edition("shelf tables", state.id, found.edition, render)
 
 
-def card_key(found: ShelfGame, me: Actor) -> str:
+def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
     """A fingerprint of what this browser's own card shows: its role, seat, the play it is drawn for and
     what the kind says the card holds; another player's change leaves it as it is."""
-    parts = (me.role, me.seat, len(found.closed),
-             found.kind.card_state(found.setup, list(found.closed), found.draft, shelf.Player(me.seat, me.is_host)))
+    parts: tuple[object, ...] = (
+        me.role, me.seat, len(found.closed),
+        found.kind.card_state(found.setup, list(found.closed), found.draft, shelf.Player(me.seat, me.is_host)))
+    if me.is_host:
+        # The host's card answers the phones asking for a seat and frees the seats of lost ones.
+        parts += (tuple(s.has_phone for s in state.seats), tuple((r.id, r.position, r.code) for r in state.open_requests))
     return card_fingerprint(parts)
 
 
@@ -106,7 +110,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
     me = visitor(state)
     context = found.context(shelf.Player(me.seat, me.is_host))
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=state, visitor=me,
-                problems=problems or [], card_key=card_key(found, me), **context)
+                problems=problems or [], card_key=card_key(found, state, me), **context)
 
 
 @bp.post("/games/<public_id>/play")
@@ -136,5 +140,5 @@ def show_played(public_id: str, status: int = 200, problems: list[Problem] | Non
 
 # How the games whose plays the table keeps are shown and pushed: the same for every such kind.
 PLAYED_PAGE = GamePage(show_played, PushedPage(lambda state: shared_screen(played(state), state),
-                                               lambda state, me: card_key(played(state), me),
+                                               lambda state, me: card_key(played(state), state, me),
                                                lambda state, me, key: own_card(played(state), state, me, key)))
