@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.helpers import Phone, hostile_pads  # noqa: E402
-from tests.production import ProductionServer  # noqa: E402
+from tests.helpers import Phone, hostile_pads
+from tests.production import ProductionServer
 
 
 def post(base: str, body: str) -> tuple[int, float]:

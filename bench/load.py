@@ -204,7 +204,7 @@ class Browser:
             self.show_page(body)
         return sent
 
-    async def until(self, test, what: str, timeout: float = 120) -> None:  # noqa: ANN001
+    async def until(self, test, what: str, timeout: float = 120) -> None:
         """Wait until the screen passes `test`; like a real page, only the live stream moves it on."""
         deadline = time.monotonic() + timeout
         while not test(self.html):

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from flask import Flask
+
+    from .kinds import GameKind
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -22,8 +24,9 @@ def resource_dir(name: str) -> str:
     return str(PACKAGE_DIR.parent / name)
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Create the app: config from the instance folder, then the environment, then tests."""
+def create_app(test_config: Mapping[str, Any] | None = None, games: Iterable[GameKind] | None = None) -> Flask:
+    """Create the app: config from the instance folder, then the environment, then tests; it offers `games`
+    (by default every game on the shelf)."""
     # Imported here so `scorekeeper serve` can let gevent patch the standard library first.
     from flask import Flask
 
@@ -65,7 +68,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from . import assets, extensions, live, models, views  # noqa: F401  (models register their tables)
+    from . import assets, extensions, kinds, live, views
+    from .shelf import INSTALLED
 
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
@@ -76,6 +80,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # Flask's documented way to add a middleware (mypy takes wsgi_app for a method).
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     extensions.init_app(app)
+    kinds.init_app(app, INSTALLED if games is None else games)
     live.init_app(app)
     views.init_app(app)
     assets.init_app(app)

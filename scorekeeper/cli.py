@@ -11,18 +11,18 @@ if sys.argv[1:2] == ["serve"]:
 
     monkey.patch_all()
 
-import json  # noqa: E402
-import re  # noqa: E402
-import socket  # noqa: E402
+import json
+import re
+import socket
 
 import click
 from flask.cli import FlaskGroup
 
 from .padfile import PadError
-from .shelf import kinds, score_any
+from .shelf import INSTALLED, score_any
 
 
-def _create_app():  # noqa: ANN202
+def _create_app():
     from . import create_app
 
     return create_app()
@@ -35,7 +35,7 @@ main = FlaskGroup(create_app=_create_app, add_version_option=False, load_dotenv=
 
 @main.command(with_appcontext=False)
 @click.argument("file", type=click.File("rb"))
-def score(file) -> None:  # noqa: ANN001
+def score(file) -> None:
     """Score a pad file of any game (- reads standard input) and print it completed."""
     try:
         completed = score_any(file.read())
@@ -47,7 +47,7 @@ def score(file) -> None:  # noqa: ANN001
 
 
 # A game may bring commands of its own (a trick judge, say).
-for _kind in kinds().values():
+for _kind in INSTALLED:
     for _command in _kind.commands():
         main.add_command(_command)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from pathlib import Path
 
 from flask import Flask, request, session
 from flask_babel import Babel
@@ -14,7 +15,9 @@ from flask_wtf import CSRFProtect
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 
-from . import PACKAGE_DIR
+# The package's folder (its migrations and translations), found here rather than imported from the package,
+# whose app factory imports this module.
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 class Base(DeclarativeBase):
@@ -60,7 +63,7 @@ def begin_write() -> None:
     db.session.connection(execution_options={WRITE_LOCK: True})
 
 
-def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN001
+def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
     # WAL with synchronous=NORMAL survives a killed process; busy_timeout lets
     # concurrent writers wait for the lock instead of failing at once.
     # SQLAlchemy, not the driver, starts transactions (see _sqlite_begin).
@@ -73,7 +76,7 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ANN00
     cursor.close()
 
 
-def _sqlite_begin(connection) -> None:  # noqa: ANN001
+def _sqlite_begin(connection) -> None:
     if not connection.get_execution_options().get(WRITE_LOCK, False):
         connection.exec_driver_sql("BEGIN")
         return

@@ -17,7 +17,7 @@ from flask import current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
 
-from . import shelf
+from . import kinds
 from .extensions import WRITE_LOCK, db
 from .models import EntryRecord, Event, Game, HandRecord, Phase, Play, Seat, SeatRequest, phase_at, utcnow
 
@@ -259,7 +259,7 @@ def _read_game_once(game_id: int) -> GameState | None:
         return None
     first = seat_rows[0]
     # A game's plays are the table's rows or its kind's own hands, never both: only those are read.
-    keeps_plays = shelf.kinds()[first.kind].played_rules is not None
+    keeps_plays = kinds.registered()[first.kind].played_rules is not None
     hands, cleared = ((), frozenset()) if keeps_plays else _hands_of(connection, game_id, first.version)
     plays = _plays_of(connection, game_id, first.version) if keeps_plays else ()
     request_rows = _at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
@@ -493,5 +493,5 @@ def summary_of(game: AnyGame) -> dict[str, Any] | None:
     """What a finished game leaves for its crew's statistics, as its kind says; None while it is played."""
     if game.finished_at is None:
         return None
-    kind = shelf.kind_of(game)
+    kind = kinds.kind_of(game)
     return kind.summary(kind.setup_of(game), kind.played(game))

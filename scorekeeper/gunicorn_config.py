@@ -16,7 +16,7 @@ keepalive = 5
 accesslog = None
 
 
-def on_starting(server) -> None:  # noqa: ANN001
+def on_starting(server) -> None:
     """Bring the database schema up to date once, before any worker starts."""
     from flask_migrate import upgrade
 
@@ -31,7 +31,7 @@ def on_starting(server) -> None:  # noqa: ANN001
 graceful_timeout = 2
 
 
-def post_worker_init(worker) -> None:  # noqa: ANN001
+def post_worker_init(worker) -> None:
     """Collect garbage seldom; on SIGTERM, end this worker's live streams and close idle connections at once."""
     import gc
     import signal
@@ -49,7 +49,7 @@ def post_worker_init(worker) -> None:  # noqa: ANN001
 
     from scorekeeper.live import stop_all_streams
 
-    def stop(signum, frame) -> None:  # noqa: ANN001
+    def stop(signum, frame) -> None:
         worker.alive = False
         # Keep-alive connections left idle by the ended streams close without waiting.
         worker.timeout_ctx = lambda: gevent.Timeout(0.01, False)

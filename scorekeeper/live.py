@@ -51,7 +51,7 @@ def readable(fd: int, timeout: float) -> bool:
     return bool(ready)
 
 
-def prune_events(session) -> int:  # noqa: ANN001
+def prune_events(session) -> int:
     """Drop the events older than EVENTS_KEPT; how many went."""
     result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
     session.commit()
@@ -149,13 +149,13 @@ class Watcher:
             try:
                 self.listen()
                 return
-            except Exception:  # noqa: BLE001 - without LISTEN, the event log still carries every change
+            except Exception:
                 self.listening = False
         while True:
             try:
                 self.poll()
                 self.prune_if_due()
-            except Exception:  # noqa: BLE001 - a database hiccup must not end live updates
+            except Exception:
                 time.sleep(1)
             time.sleep(POLL_SECONDS)
 
@@ -209,7 +209,7 @@ class Watcher:
 # --- the app's watcher, and the wake-up when a change commits ------------------------------
 
 
-def watcher_sessions(app: Flask):  # noqa: ANN201
+def watcher_sessions(app: Flask):
     """Sessions for the live watcher's thread, which runs outside any request."""
     from sqlalchemy.orm import Session
 
@@ -229,14 +229,14 @@ def listen_address(app: Flask) -> str | None:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def wake_this_process(session) -> None:  # noqa: ANN001
+def wake_this_process(session) -> None:
     """A change has committed: the streams of this process follow at once, without waiting for a poll."""
     changes = session.info.pop(CHANGES, None)
     if changes and has_app_context():
         current_app.extensions["live_watcher"].wake(changes)
 
 
-def forget_changes(session) -> None:  # noqa: ANN001
+def forget_changes(session) -> None:
     """Nothing was stored, so there is nothing to announce."""
     session.info.pop(CHANGES, None)
 

@@ -229,7 +229,8 @@ class EntryRecord(Model):
 
 
 class Play(Model):
-    """One game of a Skip-Bo match or one round of Dracula: its entries as that game's pad writes them."""
+    """One play of a game whose plays the table keeps (a game of a match, a round): its entries as its pad
+    writes them."""
 
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 

@@ -28,7 +28,7 @@ class Problem:
     params: Mapping[str, object] = field(default_factory=dict)
     hand: int | None = None
     players: tuple[str, ...] = ()
-    # What `hand` numbers: a Skull King hand, a Skip-Bo game, a Dracula round.
+    # What `hand` numbers: a hand, a game of a match, a round, as the game calls its plays.
     unit: str = "hand"
 
     def message(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, select
 
-from . import games, rows, shelf
+from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .live import CHANGES, CHANNEL
@@ -223,7 +223,7 @@ def _follow(earlier: Game | None, game: Game) -> None:
     _log(earlier, "next-game")
 
 
-def create(kind: shelf.GameKind, setup: Any, plays: Sequence[Any] = (), credentials: Credentials | None = None,
+def create(kind: kinds.GameKind, setup: Any, plays: Sequence[Any] = (), credentials: Credentials | None = None,
            after: str | None = None) -> Outcome:
     """Start a game of any kind from a checked setup, resuming after `plays` (an imported pad's); the secret is
     the host's token.
@@ -249,7 +249,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     closed (a late or repeated tap) changes nothing rather than land in the next one.
     """
     game = _locked(public_id)
-    found = shelf.stored(game)
+    found = kinds.stored(game)
     if found is None:
         db.session.rollback()
         raise NotFound(public_id)
@@ -257,7 +257,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     if drawn_for is not None and drawn_for != len(closed) + 1:
         return _stale(game)
     actor = identify(game, credentials)
-    applied = kind.apply(setup, closed, found.draft, shelf.Player(actor.seat, actor.is_host), change)
+    applied = kind.apply(setup, closed, found.draft, kinds.Player(actor.seat, actor.is_host), change)
     if applied.denied:
         raise _deny()
     if applied.problems:
@@ -278,7 +278,7 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
     game = _locked(public_id)
     if not identify(game, credentials).is_host:
         raise _deny()
-    kind = shelf.kind_of(game)
+    kind = kinds.kind_of(game)
     setup = kind.rematch(kind.setup_of(game))
     db.session.rollback()
     return create(kind, setup, credentials=credentials, after=public_id)
@@ -381,7 +381,7 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
     token = secrets.token_urlsafe(32)
     seat.token_hash = token_hash(token)
     _drop_requests(game, credentials)
-    kind, number = shelf.kind_of(game).forget_secrets(game, seat.position)
+    kind, number = kinds.kind_of(game).forget_secrets(game, seat.position)
     return _commit(game, kind, number, secret=token)
 
 
@@ -446,7 +446,7 @@ def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome
     for other in game.requests:
         if other.position == request.position:
             other.turned_away = True
-    kind, number = shelf.kind_of(game).forget_secrets(game, request.position)
+    kind, number = kinds.kind_of(game).forget_secrets(game, request.position)
     return _commit(game, kind, number)
 
 
@@ -475,7 +475,7 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
     game = _locked(public_id)
     seat = _seat_for_host(game, credentials, position)
     seat.token_hash = None
-    kind, number = shelf.kind_of(game).forget_secrets(game, position)
+    kind, number = kinds.kind_of(game).forget_secrets(game, position)
     return _commit(game, kind, number)
 
 

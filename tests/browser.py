@@ -82,7 +82,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser():  # noqa: ANN201
+def browser():
     """Headless Debian Chromium driven by Playwright."""
     require_chromium()
     from playwright.sync_api import expect, sync_playwright
@@ -96,7 +96,7 @@ def browser():  # noqa: ANN201
         browser.close()
 
 
-def screenshot(page, name: str) -> None:  # noqa: ANN001
+def screenshot(page, name: str) -> None:
     """Save a full-page screenshot under SCREENSHOTS."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
@@ -106,7 +106,7 @@ def screenshot(page, name: str) -> None:  # noqa: ANN001
 COUNT_TAPS = "window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true);"
 
 
-def join_phones(browser, join_url: str, names) -> dict:  # noqa: ANN001
+def join_phones(browser, join_url: str, names) -> dict:
     """A phone for each name, each joined to its seat through the join link, counting its taps."""
     from playwright.sync_api import expect
 

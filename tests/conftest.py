@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from flask_migrate import upgrade
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.kinds import GameKind
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PAD = ROOT / "examples" / "pad.json"
@@ -54,8 +55,8 @@ def database_url(tmp_path: Path) -> str:
     return TEST_DATABASE_URL
 
 
-def make_app(database_url: str, **config: Any) -> Flask:
-    """An app for tests on `database_url`, migrated to the newest schema."""
+def make_app(database_url: str, games: Sequence[GameKind] | None = None, **config: Any) -> Flask:
+    """An app for tests on `database_url`, migrated to the newest schema, offering `games` (by default the shelf's)."""
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test",
@@ -65,7 +66,7 @@ def make_app(database_url: str, **config: Any) -> Flask:
         "NEW_GAMES_PER_MINUTE": 100_000,
         "SQLALCHEMY_DATABASE_URI": database_url,
         **config,
-    })
+    }, games)
     with app.app_context():
         upgrade()
     return app

@@ -92,5 +92,5 @@ class Phone:
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     """Keep redirects visible: a 303 is the answer the test checks."""
 
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+    def redirect_request(self, *args, **kwargs):
         return None

@@ -35,7 +35,7 @@ class ProductionServer:
 
     def start(self, timeout: float = 60) -> None:
         """Start it, on the same port each time, and return once it answers."""
-        log = open(self.instance / "gunicorn.log", "ab")  # noqa: SIM115  (the server writes it while it runs)
+        log = open(self.instance / "gunicorn.log", "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.gunicorn_config",
              "--bind", f"127.0.0.1:{self.port}", "scorekeeper:create_app()"],

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 
 
-def violations(page) -> list[str]:  # noqa: ANN001
+def violations(page) -> list[str]:
     """What axe-core finds against WCAG 2.1 AA on the page as it is now, one line each."""
     from axe_playwright_python.sync_playwright import Axe
 
@@ -23,7 +23,7 @@ def violations(page) -> list[str]:  # noqa: ANN001
     return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in found]
 
 
-def small_targets(page) -> list[str]:  # noqa: ANN001
+def small_targets(page) -> list[str]:
     """Controls a finger would struggle with: smaller than 44 px, links inside running text aside."""
     return page.evaluate("""() => Array.from(document.querySelectorAll(
         'button, select, summary, input:not([type=hidden]), a.button, nav a'))
@@ -33,19 +33,19 @@ def small_targets(page) -> list[str]:  # noqa: ANN001
       .map(([e, r]) => `${e.outerHTML.slice(0, 80)} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
 
 
-def scrolls_sideways(page) -> bool:  # noqa: ANN001
+def scrolls_sideways(page) -> bool:
     """Whether the page is wider than the screen."""
     return page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth + 1")
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
-def test_every_page_and_state_passes_axe(browser, live_server: str, language: str,  # noqa: ANN001
+def test_every_page_and_state_passes_axe(browser, live_server: str, language: str,
                                         finished_pad: dict) -> None:
     from playwright.sync_api import expect
 
     problems: dict[str, list[str]] = {}
 
-    def check(page, state: str) -> None:  # noqa: ANN001
+    def check(page, state: str) -> None:
         page.wait_for_load_state()
         found = violations(page) + [f"small target: {t}" for t in small_targets(page)]
         if scrolls_sideways(page):
@@ -182,7 +182,7 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
 
 @pytest.mark.parametrize("width", [320, 390])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server: str, width: int,  # noqa: ANN001
+def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server: str, width: int,
                                                            scheme: str) -> None:
     from playwright.sync_api import expect
 

@@ -9,7 +9,7 @@ from tests.browser import PHONE, join_phones, screenshot
 pytestmark = pytest.mark.browser
 
 
-def test_the_cannons_are_loaded_in_secret_and_fire_together(browser, live_server: str) -> None:  # noqa: ANN001
+def test_the_cannons_are_loaded_in_secret_and_fire_together(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

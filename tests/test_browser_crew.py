@@ -12,7 +12,7 @@ from tests.test_crews import GAME_A
 pytestmark = pytest.mark.browser
 
 
-def test_two_games_with_a_rematch_then_the_crew_page(browser, live_server: str) -> None:  # noqa: ANN001
+def test_two_games_with_a_rematch_then_the_crew_page(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

@@ -14,7 +14,7 @@ from tests.browser import PHONE, join_phones, screenshot
 pytestmark = pytest.mark.browser
 
 
-def test_a_free_pad_on_two_phones_and_the_host(browser, live_server: str, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_free_pad_on_two_phones_and_the_host(browser, live_server: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

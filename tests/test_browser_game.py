@@ -46,7 +46,7 @@ def expected_totals(plans: list[dict[str, dict]]) -> dict[str, int]:
     return totals
 
 
-def bid_round(page, plan: dict[str, dict], number: int) -> None:  # noqa: ANN001
+def bid_round(page, plan: dict[str, dict], number: int) -> None:
     """Every player bids secretly, then YO-HO-HO."""
     from playwright.sync_api import expect
 
@@ -61,7 +61,7 @@ def bid_round(page, plan: dict[str, dict], number: int) -> None:  # noqa: ANN001
     expect(page.get_by_role("heading", name="Tricks and bonuses")).to_be_visible()
 
 
-def enter_results(page, plan: dict[str, dict]) -> None:  # noqa: ANN001
+def enter_results(page, plan: dict[str, dict]) -> None:
     """Tricks with the steppers and the Made-the-bid button; captures in the bonus panel."""
     for seat, player in enumerate(PLAYERS):
         wanted = plan[player]["tricks"]
@@ -79,7 +79,7 @@ def enter_results(page, plan: dict[str, dict]) -> None:  # noqa: ANN001
                 page.fill(f"#{kind}-{seat}", str(count))
 
 
-def test_a_whole_classic_game_for_four(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_whole_classic_game_for_four(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport=PHONE, accept_downloads=True, locale="en-GB")
@@ -142,7 +142,7 @@ def test_a_whole_classic_game_for_four(browser, live_server: str) -> None:  # no
     context.close()
 
 
-def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: str) -> None:  # noqa: ANN001
+def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: str) -> None:
     import json
     import re as regex
     import urllib.request
@@ -170,8 +170,8 @@ def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: s
     page.close()
 
 
-def test_importing_from_the_start_page_puts_the_games_address_in_the_bar(browser, live_server: str,  # noqa: ANN001
-                                                                           finished_pad: dict, tmp_path) -> None:  # noqa: ANN001
+def test_importing_from_the_start_page_puts_the_games_address_in_the_bar(browser, live_server: str,
+                                                                           finished_pad: dict, tmp_path) -> None:
     import json
 
     from playwright.sync_api import expect

@@ -10,7 +10,7 @@ from tests.test_browser_a11y import scrolls_sideways, violations
 pytestmark = pytest.mark.browser
 
 
-def start(browser, live_server: str, names: tuple[str, ...], cards: int, locale: str = "en-GB"):  # noqa: ANN001, ANN201
+def start(browser, live_server: str, names: tuple[str, ...], cards: int, locale: str = "en-GB"):
     """A host page with a classic game of `names` and `cards` cards in hand 1, counting its taps."""
     from playwright.sync_api import expect
 
@@ -29,13 +29,13 @@ def start(browser, live_server: str, names: tuple[str, ...], cards: int, locale:
     return host
 
 
-def bid_for(host, seats: range) -> None:  # noqa: ANN001
+def bid_for(host, seats: range) -> None:
     for seat in seats:
         host.locator(f"#bidder-{seat} summary").click()
         host.locator(f"#bidder-{seat} .numpad button[value='1']").click()
 
 
-def test_a_phone_judges_a_trick_and_claims_it(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_phone_judges_a_trick_and_claims_it(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = start(browser, live_server, ("Anne", "Ben", "Cara"), 3)
@@ -76,7 +76,7 @@ def test_a_phone_judges_a_trick_and_claims_it(browser, live_server: str) -> None
     expect(ben.locator("input[name='skull_king_by_mermaid-1']")).not_to_be_checked()
 
 
-def test_a_six_card_trick_takes_at_most_fourteen_taps(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_six_card_trick_takes_at_most_fourteen_taps(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     names = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn")
@@ -109,7 +109,7 @@ def test_a_six_card_trick_takes_at_most_fourteen_taps(browser, live_server: str)
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
-def test_the_judge_with_the_keyboard_and_axe_in_every_language(browser, live_server: str,  # noqa: ANN001
+def test_the_judge_with_the_keyboard_and_axe_in_every_language(browser, live_server: str,
                                                                language: str) -> None:
     from playwright.sync_api import expect
 

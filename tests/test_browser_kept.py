@@ -9,7 +9,7 @@ from tests.browser import PHONE, join_phones, screenshot
 pytestmark = pytest.mark.browser
 
 
-def new_modern_game(browser, live_server: str, names: tuple[str, ...], cards: int, **toggles: bool):  # noqa: ANN001, ANN201
+def new_modern_game(browser, live_server: str, names: tuple[str, ...], cards: int, **toggles: bool):
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
@@ -28,7 +28,7 @@ def new_modern_game(browser, live_server: str, names: tuple[str, ...], cards: in
     return host, join_phones(browser, live_server + join_url if join_url.startswith("/") else join_url, names)
 
 
-def test_a_refused_wager_stays_and_is_saved_with_done(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_refused_wager_stays_and_is_saved_with_done(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = new_modern_game(browser, live_server, ("Anne", "Dan"), 2, rascal_wagers=True)
@@ -52,7 +52,7 @@ def test_a_refused_wager_stays_and_is_saved_with_done(browser, live_server: str)
     expect(dan.locator("input[name='wager-1'][value='10']")).to_be_checked()
 
 
-def test_tricks_short_offer_one_more_and_one_tap_closes_the_hand(browser, live_server: str) -> None:  # noqa: ANN001
+def test_tricks_short_offer_one_more_and_one_tap_closes_the_hand(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = new_modern_game(browser, live_server, ("Anne", "Ben"), 3, advanced_cards=True)

@@ -9,7 +9,7 @@ from tests.browser import PHONE
 pytestmark = pytest.mark.browser
 
 
-def tab_to(page, selector: str, limit: int = 80) -> None:  # noqa: ANN001
+def tab_to(page, selector: str, limit: int = 80) -> None:
     """Press Tab until the focused element matches `selector`, as a keyboard user would."""
     for _ in range(limit):
         page.keyboard.press("Tab")
@@ -18,7 +18,7 @@ def tab_to(page, selector: str, limit: int = 80) -> None:  # noqa: ANN001
     raise AssertionError(f"Tab never reaches {selector}")
 
 
-def wait_for_focus_on_the_page(page) -> None:  # noqa: ANN001
+def wait_for_focus_on_the_page(page) -> None:
     """After a swap, focus lands somewhere in the page's content, not lost on the body.
 
     The swap settles a moment after the new content is visible, so this waits (up to 5 s).
@@ -27,7 +27,7 @@ def wait_for_focus_on_the_page(page) -> None:  # noqa: ANN001
                            timeout=5000)
 
 
-def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     setup = browser.new_context(viewport=PHONE, locale="en-GB")
@@ -85,7 +85,7 @@ def test_a_hand_from_joining_to_the_scored_pad_with_the_keyboard_alone(browser, 
     assert totals == {"Anne": "20", "Ben": "10"}
 
 
-def test_skipbo_and_dracula_with_the_keyboard_alone(browser, live_server: str) -> None:  # noqa: ANN001
+def test_skipbo_and_dracula_with_the_keyboard_alone(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

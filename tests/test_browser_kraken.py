@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 PLAYERS = ("Anne", "Ben", "Cara")
 
 
-def test_a_kraken_hand_is_closed_from_the_phones(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_kraken_hand_is_closed_from_the_phones(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

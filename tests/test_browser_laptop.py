@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1280, "height": 800}
 
 
-def test_the_host_laptop_shows_what_the_table_waits_for_above_the_fold(browser, live_server: str) -> None:  # noqa: ANN001
+def test_the_host_laptop_shows_what_the_table_waits_for_above_the_fold(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()

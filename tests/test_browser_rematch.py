@@ -12,7 +12,7 @@ from tests.browser import PHONE, screenshot
 pytestmark = pytest.mark.browser
 
 
-def test_every_phone_follows_the_host_into_the_rematch(browser, live_server: str, finished_pad: dict) -> None:  # noqa: ANN001
+def test_every_phone_follows_the_host_into_the_rematch(browser, live_server: str, finished_pad: dict) -> None:
     from playwright.sync_api import expect
 
     request = urllib.request.Request(live_server + "/games/import", data=json.dumps(finished_pad).encode(),

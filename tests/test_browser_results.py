@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 PLAYERS = ("Anne", "Ben", "Cara")
 
 
-def start_table(browser, live_server: str, cards: int, **options: bool):  # noqa: ANN001, ANN201
+def start_table(browser, live_server: str, cards: int, **options: bool):
     """A modern game with a phone per player, `cards` dealt in hand 1 (the house rule)."""
     from playwright.sync_api import expect
 
@@ -34,7 +34,7 @@ def start_table(browser, live_server: str, cards: int, **options: bool):  # noqa
     return host, join_phones(browser, join_url, PLAYERS)
 
 
-def bid(phones, bids: dict[str, int]) -> None:  # noqa: ANN001
+def bid(phones, bids: dict[str, int]) -> None:
     from playwright.sync_api import expect
 
     for name, value in bids.items():
@@ -43,11 +43,11 @@ def bid(phones, bids: dict[str, int]) -> None:  # noqa: ANN001
         expect(page.get_by_role("heading", name="Your result")).to_be_visible()
 
 
-def taps(page) -> int:  # noqa: ANN001
+def taps(page) -> int:
     return page.evaluate("window.taps")
 
 
-def test_the_common_results_take_one_or_two_taps(browser, live_server: str) -> None:  # noqa: ANN001
+def test_the_common_results_take_one_or_two_taps(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = start_table(browser, live_server, 10, advanced_cards=True, rascal_wagers=True)
@@ -80,7 +80,7 @@ def test_the_common_results_take_one_or_two_taps(browser, live_server: str) -> N
     expect(host.locator("tr.phase-scored td.num").nth(2)).to_contain_text("−10")
 
 
-def test_one_bonus_among_several_and_the_rare_cases_behind_one_more(browser, live_server: str) -> None:  # noqa: ANN001
+def test_one_bonus_among_several_and_the_rare_cases_behind_one_more(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = start_table(browser, live_server, 3, advanced_cards=True, rascal_wagers=True)
@@ -113,7 +113,7 @@ def test_one_bonus_among_several_and_the_rare_cases_behind_one_more(browser, liv
         assert anne.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = start_table(browser, live_server, 3)

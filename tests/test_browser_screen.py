@@ -13,7 +13,7 @@ NAMES = ("Anne-Kathrin", "Maximilian", "Bartholomew", "Christabel", "Wolfgang-Am
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
-def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, language: str) -> None:  # noqa: ANN001
+def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, language: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport={"width": 1280, "height": 800}, locale=language).new_page()
@@ -50,7 +50,7 @@ def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, languag
     screenshot(tv, f"15-big-screen-320-{language}")
 
 
-def test_a_big_screen_and_a_pad_show_the_bids_when_the_phones_do(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_big_screen_and_a_pad_show_the_bids_when_the_phones_do(browser, live_server: str) -> None:
     """Left open, they are pushed the revealed bids at the count's end: no request of their own."""
     from playwright.sync_api import expect
 

@@ -9,7 +9,7 @@ from tests.browser import PHONE, screenshot
 pytestmark = pytest.mark.browser
 
 
-def test_a_lost_phone_rejoins_its_seat(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_lost_phone_rejoins_its_seat(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

@@ -10,7 +10,7 @@ from tests.browser import PHONE, join_phones, screenshot
 
 pytestmark = pytest.mark.browser
 
-def test_a_skipbo_match_of_three_games_on_three_phones(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_skipbo_match_of_three_games_on_three_phones(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
@@ -52,7 +52,7 @@ EXAMPLE_2 = ["3D", "4D", "5D", "2C", "V", "6S", "9H", "8H", "7H"]
 ENTRY_ORDER = (4, 1, 3, 5, 7, 0, 2, 6, 8)
 
 
-def tap_coffin(page, cards: list[str]) -> None:  # noqa: ANN001
+def tap_coffin(page, cards: list[str]) -> None:
     """Nine cards as a player taps them: the centre first, each a rank then a suit (or the Vampire)."""
     for place in ENTRY_ORDER:
         card = cards[place]
@@ -63,7 +63,7 @@ def tap_coffin(page, cards: list[str]) -> None:  # noqa: ANN001
             page.locator(f"[data-suit='{card[-1]}']").click()
 
 
-def test_a_dracula_set_of_six_rounds_on_two_phones(browser, live_server: str) -> None:  # noqa: ANN001
+def test_a_dracula_set_of_six_rounds_on_two_phones(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

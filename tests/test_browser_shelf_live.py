@@ -10,7 +10,7 @@ from tests.browser import PHONE, join_phones
 pytestmark = pytest.mark.browser
 
 
-def start(browser, live_server: str, kind: str, form: dict[str, str], names: tuple[str, ...]):  # noqa: ANN001, ANN201
+def start(browser, live_server: str, kind: str, form: dict[str, str], names: tuple[str, ...]):
     """A new game of `kind` from its form, and a joined phone for each name."""
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
     host.goto(f"{live_server}/games/new/{kind}")
@@ -23,7 +23,7 @@ def start(browser, live_server: str, kind: str, form: dict[str, str], names: tup
     return host, join_phones(browser, host.url + "/join", names)
 
 
-def typing_survives(page, field: str, typed: str, save, shows) -> None:  # noqa: ANN001
+def typing_survives(page, field: str, typed: str, save, shows) -> None:
     """`page`'s player types into `field`; another's `save` shows on it (`shows`) with no request of its own,
     and the typing is as it was, still focused."""
     from playwright.sync_api import expect
@@ -40,7 +40,7 @@ def typing_survives(page, field: str, typed: str, save, shows) -> None:  # noqa:
     assert page.evaluate("document.activeElement.id") == field.lstrip("#")
 
 
-def test_skipbo_a_count_arrives_while_another_is_typed(browser, live_server: str) -> None:  # noqa: ANN001
+def test_skipbo_a_count_arrives_while_another_is_typed(browser, live_server: str) -> None:
     host, phones = start(browser, live_server, "skip-bo", {"#target": "500"}, ("Anne", "Ben", "Cara"))
     phones["Anne"].get_by_role("button", name="I went out").click()
     ben, cara = phones["Ben"], phones["Cara"]
@@ -55,7 +55,7 @@ def test_skipbo_a_count_arrives_while_another_is_typed(browser, live_server: str
                     ben.locator(".status-list li", has_text="Cara").get_by_text("7 cards left"))
 
 
-def test_free_pad_points_arrive_while_others_are_typed(browser, live_server: str) -> None:  # noqa: ANN001
+def test_free_pad_points_arrive_while_others_are_typed(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = start(browser, live_server, "free-pad", {"#game-name": "Rummy"}, ("Anne", "Ben", "Cara"))
@@ -77,7 +77,7 @@ def test_free_pad_points_arrive_while_others_are_typed(browser, live_server: str
                     host.locator(".status-list li", has_text="Ben").get_by_text("12"))
 
 
-def test_dracula_a_coffin_arrives_while_another_is_typed(browser, live_server: str) -> None:  # noqa: ANN001
+def test_dracula_a_coffin_arrives_while_another_is_typed(browser, live_server: str) -> None:
     host, phones = start(browser, live_server, "dracula", {}, ("Anne", "Ben"))
     anne, ben = phones["Anne"], phones["Ben"]
 

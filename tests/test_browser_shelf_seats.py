@@ -18,7 +18,7 @@ GAMES = {
 
 
 @pytest.mark.parametrize("kind", list(GAMES))
-def test_a_lost_phone_gets_back_in_and_the_host_frees_a_seat(browser, live_server: str, kind: str) -> None:  # noqa: ANN001
+def test_a_lost_phone_gets_back_in_and_the_host_frees_a_seat(browser, live_server: str, kind: str) -> None:
     from playwright.sync_api import expect
 
     host, phones = start(browser, live_server, kind, GAMES[kind], ("Anne", "Ben"))

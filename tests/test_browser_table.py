@@ -15,7 +15,7 @@ BIDS = {"Anne": 2, "Ben": 0, "Cara": 1, "Dan": 0}
 TRICKS = {"Anne": 2, "Ben": 0, "Cara": 1, "Dan": 0}
 
 
-def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str) -> None:  # noqa: ANN001
+def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str) -> None:
     import qrcode
     import qrcode.image.svg
     from playwright.sync_api import expect
@@ -121,7 +121,7 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
         context.close()
 
 
-def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, live_server: str) -> None:  # noqa: ANN001
+def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, live_server: str) -> None:
     """Anne is typing her result when Ben taps his trick: her card, value and focus stay as they are."""
     from playwright.sync_api import expect
 
@@ -176,7 +176,7 @@ def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, li
         page.context.close()
 
 
-def test_every_phone_follows_the_table_to_the_end(browser, live_server: str) -> None:  # noqa: ANN001
+def test_every_phone_follows_the_table_to_the_end(browser, live_server: str) -> None:
     """The last hand closes from the phones: every screen is pushed on to the final standings."""
     import json
 

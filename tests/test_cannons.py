@@ -30,14 +30,14 @@ def end_count(app: Flask, url: str) -> None:
         db.session.commit()
 
 
-def stored_hand(app: Flask, url: str):  # noqa: ANN201
+def stored_hand(app: Flask, url: str):
     with app.app_context():
         record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
         return record.phase, [e.shot for e in record.entries]
 
 
 @pytest.fixture
-def table(database_url: str):  # noqa: ANN201
+def table(database_url: str):
     """Modern rules, Rascal's scoring with cannonballs, 6 cards: Anne and Ben on phones, Cara without one; bids shown."""
     app = make_app(database_url, REVEAL_COUNT_SECONDS=600)
     host, anne, ben, viewer, stranger = (app.test_client() for _ in range(5))
@@ -79,7 +79,7 @@ def views_with_annes_load(app: Flask, url: str, clients: dict[str, FlaskClient],
 
 
 @pytest.mark.parametrize("all_loaded", [False, True], ids=["while loading", "while counting"])
-def test_no_route_shows_a_hidden_load_to_anyone_else(table, all_loaded: bool) -> None:  # noqa: ANN001
+def test_no_route_shows_a_hidden_load_to_anyone_else(table, all_loaded: bool) -> None:
     app, url, clients = table
     with_grapeshot = views_with_annes_load(app, url, clients, "grapeshot", all_loaded)
     with_cannonball = views_with_annes_load(app, url, clients, "cannonball", all_loaded)
@@ -89,7 +89,7 @@ def test_no_route_shows_a_hidden_load_to_anyone_else(table, all_loaded: bool) ->
                 f"{party} learns Anne's load from {route}"
 
 
-def test_the_loads_show_together_and_stay(table) -> None:  # noqa: ANN001
+def test_the_loads_show_together_and_stay(table) -> None:
     app, url, clients = table
     anne, ben, host = clients["anne"], clients["ben"], clients["host"]
     # Before the bids show there is nothing to load; a viewer loads nothing.
@@ -135,7 +135,7 @@ def test_the_loads_show_together_and_stay(table) -> None:  # noqa: ANN001
     assert "shot-cannonball" in host.get(f"{url}/pad").get_data(as_text=True)
 
 
-def test_a_seat_changing_phones_loses_its_load(table) -> None:  # noqa: ANN001
+def test_a_seat_changing_phones_loses_its_load(table) -> None:
     """A load belongs to the phone that made it: a new phone for Anne loads again."""
     app, url, clients = table
     assert clients["anne"].post(f"{url}/hands/1/load", data={"shot": "cannonball"}).status_code == 303

@@ -38,11 +38,11 @@ def test_screens_with_the_same_last_table_get_the_same_bytes_for_the_next_compre
     compressions = []
 
     class Counting(VersionCache):
-        def put(self, key, value) -> None:  # noqa: ANN001
+        def put(self, key, value) -> None:
             compressions.append(key)
             kept.put(key, value)
 
-        def get(self, key):  # noqa: ANN001, ANN201
+        def get(self, key):
             return kept.get(key)
 
     counting = Counting()

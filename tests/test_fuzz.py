@@ -39,7 +39,7 @@ def snapshot(app: Flask) -> dict[str, list]:
                 for table in ("game", "seat", "hand", "entry", "event", "play")}
 
 
-def says_why(response) -> bool:  # noqa: ANN001
+def says_why(response) -> bool:
     """Whether a refusal carries a message for a person."""
     body = html.unescape(response.get_data(as_text=True))
     if response.is_json:
@@ -48,7 +48,7 @@ def says_why(response) -> bool:  # noqa: ANN001
 
 
 @pytest.fixture
-def table(database_url: str):  # noqa: ANN201
+def table(database_url: str):
     """A game in play with a host and one seated phone, and one still being bid."""
     app = make_app(database_url)
     host, phone = app.test_client(), app.test_client()
@@ -81,7 +81,7 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 @SETTINGS
 @given(data=st.data())
-def test_random_forms_are_refused_in_words_and_store_nothing(table, data: st.DataObject) -> None:  # noqa: ANN001
+def test_random_forms_are_refused_in_words_and_store_nothing(table, data: st.DataObject) -> None:
     app, clients, *games = table
     who = data.draw(st.sampled_from(sorted(clients)))
     path = data.draw(st.sampled_from(post_paths(*games)))
@@ -104,7 +104,7 @@ ROUTE_PARTS = st.one_of(st.text(min_size=1, max_size=40).filter(lambda s: "/" no
     ["", "/pad", "/pad.json", "/pad.csv", "/end", "/screen", "/join", "/events", "/hands/{n}", "/hands/{n}/bid",
      "/host/{n}", "/seats/{n}/free", "/seats/{n}/let-in", "/play", "/play.bgsplay", "/delete", "/restore",
      "/crews/{n}"]))
-def test_random_route_parameters_never_break(table, game: str, number: str, tail: str) -> None:  # noqa: ANN001
+def test_random_route_parameters_never_break(table, game: str, number: str, tail: str) -> None:
     app, clients, playing, *_ = table
     from urllib.parse import quote
 
@@ -148,7 +148,7 @@ def mutated_pad(example: dict) -> st.SearchStrategy:
 
 @SETTINGS
 @given(data=st.data())
-def test_any_json_to_the_import_is_answered_in_words(table, example_pad: dict, data: st.DataObject) -> None:  # noqa: ANN001
+def test_any_json_to_the_import_is_answered_in_words(table, example_pad: dict, data: st.DataObject) -> None:
     app, clients, *_ = table
     doc = data.draw(st.one_of(JSON_VALUES, mutated_pad(example_pad)))
     before = snapshot(app)

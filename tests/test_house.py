@@ -1,4 +1,4 @@
-"""The house: no game named outside its own package, and no import cycle among the views."""
+"""The house: no game named outside its own package, the table importing no game, and no import cycle."""
 
 from __future__ import annotations
 
@@ -85,3 +85,64 @@ def test_the_views_import_each_other_in_no_circle() -> None:
     assert sum(len(e) for e in edges.values()) > 5, "the views import each other: the test sees it"
     circles = [c for name in modules if (c := circle_from(name, (name,)))]
     assert circles == []
+
+
+# The app's composition roots: they alone put the table and the games together.
+COMPOSITION_ROOTS = {"scorekeeper", "scorekeeper.cli", "scorekeeper.gunicorn_config", "scorekeeper.__main__"}
+
+
+def package_imports() -> dict[str, set[str]]:
+    """Every module of the package (its migrations aside) and the modules of the package it imports, at the top or
+    inside a function alike."""
+    modules: dict[str, Path] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if "migrations" in path.parts:
+            continue
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    def imported(path: Path, name: str) -> set[str]:
+        # `from . import games` imports the module `games`; the package itself only for a name that is no module.
+        found = imports_of(path, name)
+        return {m for m in found if m in modules and not any(o.startswith(m + ".") and o in modules for o in found)}
+
+    return {name: imported(path, name) - {name} for name, path in modules.items()}
+
+
+def circles_in(edges: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The import circles of a graph: one per module that starts one."""
+    def circle_from(start: str, path: tuple[str, ...], seen: set[str]) -> tuple[str, ...] | None:
+        for following in sorted(edges[start]):
+            if following == path[0]:
+                return (*path, following)
+            if following not in seen:
+                seen.add(following)
+                found = circle_from(following, (*path, following), seen)
+                if found:
+                    return found
+        return None
+
+    return [c for name in edges if (c := circle_from(name, (name,), {name}))]
+
+
+def test_the_package_imports_in_no_circle() -> None:
+    """No module of the package imports, at any depth and even inside a function, one that imports it."""
+    edges = package_imports()
+    assert sum(len(e) for e in edges.values()) > 100, "the package's imports are seen"
+    assert circles_in(edges) == []
+
+
+def test_a_circle_would_be_found() -> None:
+    edges = package_imports()
+    edges["scorekeeper.models"].add("scorekeeper.service")
+    assert circles_in(edges)
+
+
+def test_the_table_imports_no_game() -> None:
+    """Outside the games' packages and the composition roots, no module imports a game or the games' registry."""
+    edges = package_imports()
+    table = {name for name in edges if not name.startswith("scorekeeper.shelf") and name not in COMPOSITION_ROOTS}
+    assert {"scorekeeper.games", "scorekeeper.service", "scorekeeper.views.table"} <= table
+    found = {name: sorted(i for i in edges[name] if i.startswith("scorekeeper.shelf")) for name in table}
+    assert {name: games for name, games in found.items() if games} == {}
+    # The games do use the table: the test sees their imports of it.
+    assert "scorekeeper.service" in edges["scorekeeper.shelf.skullking.changes"]

@@ -24,7 +24,7 @@ def entries(app: Flask, url: str) -> list[tuple[int | None, dict[str, int], list
 
 
 @pytest.fixture
-def table(app: Flask, client: FlaskClient):  # noqa: ANN201
+def table(app: Flask, client: FlaskClient):
     """Modern rules with advanced cards, three cards: Anne and Ben on phones, Cara without one; bids shown."""
     url = new_game(client, ["Anne", "Ben", "Cara"], "modern", advanced_cards="on")
     client.post(f"{url}/hands/1/cards", data={"cards": 3})
@@ -41,7 +41,7 @@ def judged(url: str, lead: int, cards: str) -> str:
     return f"{url}/trick?lead={lead}&cards={quote(cards)}"
 
 
-def test_every_phone_and_the_host_judge_and_only_the_winner_claims(table, app: Flask) -> None:  # noqa: ANN001
+def test_every_phone_and_the_host_judge_and_only_the_winner_claims(table, app: Flask) -> None:
     url, who = table
     assert "Who wins this trick?" in seen(who["anne"], url) and "Who wins this trick?" in seen(who["host"], url)
     before = entries(app, url)
@@ -68,7 +68,7 @@ def test_every_phone_and_the_host_judge_and_only_the_winner_claims(table, app: F
     assert 'value="done"' in card
 
 
-def test_the_host_claims_for_a_player_without_a_phone_and_the_server_judges(table, app: Flask) -> None:  # noqa: ANN001
+def test_the_host_claims_for_a_player_without_a_phone_and_the_server_judges(table, app: Flask) -> None:
     url, who = table
     # Anne leads: Anne green 7, Ben a Loot, Cara green 9: Cara wins, with an alliance with Ben.
     page = seen(who["host"], judged(url, 0, "green 7, loot, green 9"))
@@ -85,7 +85,7 @@ def test_the_host_claims_for_a_player_without_a_phone_and_the_server_judges(tabl
     assert entries(app, url)[2] == (1, {}, [1], False)
 
 
-def test_a_claim_that_breaks_the_rules_is_refused_and_offers_the_judge(table, app: Flask) -> None:  # noqa: ANN001
+def test_a_claim_that_breaks_the_rules_is_refused_and_offers_the_judge(table, app: Flask) -> None:
     url, who = table
     claim = {"lead": "1", "cards": "pirate, skull king, mermaid"}
     assert who["anne"].post(f"{url}/hands/1/trick", data=claim).status_code == 303
@@ -96,7 +96,7 @@ def test_a_claim_that_breaks_the_rules_is_refused_and_offers_the_judge(table, ap
     assert entries(app, url)[0] == (1, {"skull_king_by_mermaid": 1}, [], False)
 
 
-def test_the_keypad_offers_only_what_the_pack_still_holds(table) -> None:  # noqa: ANN001
+def test_the_keypad_offers_only_what_the_pack_still_holds(table) -> None:
     url, who = table
     page = seen(who["anne"], judged(url, 0, "skull king") + "&suit=yellow")
     # The Skull King is played: its key is off; yellow's numbers are offered, 1 to 14.

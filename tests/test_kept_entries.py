@@ -12,7 +12,7 @@ from scorekeeper import games
 from tests.helpers import new_game
 
 
-def stored(app: Flask, url: str, seat: int):  # noqa: ANN201
+def stored(app: Flask, url: str, seat: int):
     with app.app_context():
         return games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[seat]
 

@@ -78,7 +78,7 @@ class Stream:
 
 
 @pytest.fixture
-def table(database_url: str):  # noqa: ANN201
+def table(database_url: str):
     """A game of three: Anne and Ben on phones, Cara without one; the host, a viewer."""
     app = make_app(database_url, REVEAL_COUNT_SECONDS=600)
     host, anne, ben, viewer = (app.test_client() for _ in range(4))
@@ -116,7 +116,7 @@ def edition_of(app: Flask, url: str) -> int:
         return games.load(url.rsplit("/", 1)[-1]).edition
 
 
-def test_the_shared_table_is_the_same_bytes_for_everyone_and_holds_no_hidden_bid(table) -> None:  # noqa: ANN001
+def test_the_shared_table_is_the_same_bytes_for_everyone_and_holds_no_hidden_bid(table) -> None:
     app, url, clients = table
     clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 7})
     tables = {}
@@ -146,7 +146,7 @@ def test_the_shared_table_is_the_same_bytes_for_everyone_and_holds_no_hidden_bid
         stream.close()
 
 
-def test_another_players_change_never_redraws_my_card(table) -> None:  # noqa: ANN001
+def test_another_players_change_never_redraws_my_card(table) -> None:
     app, url, clients = table
     anne = Stream(clients["anne"], f"{url}/events")
     assert anne.next().kind == "table"
@@ -168,7 +168,7 @@ def test_another_players_change_never_redraws_my_card(table) -> None:  # noqa: A
     anne.close()
 
 
-def test_a_screen_that_was_offline_catches_up_to_the_newest_edition(table) -> None:  # noqa: ANN001
+def test_a_screen_that_was_offline_catches_up_to_the_newest_edition(table) -> None:
     app, url, clients = table
     before = edition_of(app, url)
     clients["host"].post(f"{url}/hands/1/cards", data={"cards": 8})
@@ -220,7 +220,7 @@ def test_the_bids_are_pushed_the_moment_the_count_ends_without_any_write(databas
     end_streams(app)
 
 
-def test_the_join_page_is_pushed_the_way_in_when_the_host_lets_the_phone_in(table) -> None:  # noqa: ANN001
+def test_the_join_page_is_pushed_the_way_in_when_the_host_lets_the_phone_in(table) -> None:
     """The waiting phone's own card, pushed when the host answers: no page fetch of its own."""
     from tests.test_seats import code_of, let_in_buttons
 
@@ -241,7 +241,7 @@ def test_the_join_page_is_pushed_the_way_in_when_the_host_lets_the_phone_in(tabl
     stream.close()
 
 
-def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:  # noqa: ANN001
+def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:
     """A phone left on the end page is sent the link to the rematch the host started, and follows it."""
     app, url, clients = table
     with app.app_context():
@@ -260,6 +260,6 @@ def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:  # noqa
     stream.close()
 
 
-def test_a_stream_of_no_page_is_refused(table) -> None:  # noqa: ANN001
+def test_a_stream_of_no_page_is_refused(table) -> None:
     app, url, clients = table
     assert clients["viewer"].get(f"{url}/events?view=pad").status_code == 404

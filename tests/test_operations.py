@@ -49,7 +49,7 @@ def test_sigterm_with_300_open_streams_stops_the_server_within_two_seconds(tmp_p
     assert took <= 2.0, f"the server took {took:.1f} s to stop"
 
 
-def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client) -> None:  # noqa: ANN001
+def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client) -> None:
     new_game(client, ["Anne", "Ben"])
     with app.app_context():
         game_id = db.session.scalar(select(Game.id))
@@ -61,7 +61,7 @@ def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client) -> None:
     assert kinds == ["create"]
 
 
-def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None:  # noqa: ANN001
+def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None:
     """Each game has its own waiting point: a change elsewhere wakes nobody here."""
     new_game(client, ["Anne", "Ben"])
     new_game(client, ["Cara", "Dan"])
@@ -95,7 +95,7 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
         assert woken[1:] == [("other", None)]  # stopped, never woken by the other game's change
 
 
-def test_on_postgresql_a_change_reaches_the_streams_by_notify_without_polling(app: Flask, client) -> None:  # noqa: ANN001
+def test_on_postgresql_a_change_reaches_the_streams_by_notify_without_polling(app: Flask, client) -> None:
     """Every process LISTENs: a commit in any of them wakes the streams at once, not on the next poll."""
     with app.app_context():
         if db.engine.dialect.name != "postgresql":

@@ -169,7 +169,7 @@ def test_points_that_differ_are_each_reported(example_pad: dict[str, Any]) -> No
         (lambda d: d["totals"].pop("Cara"), ["totals: Cara is missing."]),
     ],
 )
-def test_every_refusal_names_its_problem(example_pad: dict[str, Any], change, expected: list[str]) -> None:  # noqa: ANN001
+def test_every_refusal_names_its_problem(example_pad: dict[str, Any], change, expected: list[str]) -> None:
     change(example_pad)
     assert refusal(example_pad) == expected
 

@@ -40,7 +40,7 @@ def test_validation_accepts_every_legal_hand(case: tuple[Table, Hand]) -> None:
 
 
 @given(tables_and_hands(), st.randoms(use_true_random=False))
-def test_points_do_not_depend_on_seat_order(case: tuple[Table, Hand], random) -> None:  # noqa: ANN001
+def test_points_do_not_depend_on_seat_order(case: tuple[Table, Hand], random) -> None:
     table, hand = case
     seats = list(table.players)
     random.shuffle(seats)

@@ -41,7 +41,7 @@ def first_events(client: FlaskClient, path: str, count: int = 3) -> str:
 
 
 @pytest.fixture
-def table(database_url: str):  # noqa: ANN201
+def table(database_url: str):
     """A game with a host, Anne and Ben on phones, a viewer and a stranger."""
     app = make_app(database_url, REVEAL_COUNT_SECONDS=600)
     host, anne, ben, viewer, stranger = (app.test_client() for _ in range(5))
@@ -142,7 +142,7 @@ def reset_bids(app: Flask, url: str) -> None:
 
 
 @pytest.mark.parametrize("ben_bids", [False, True], ids=["while bidding", "while counting"])
-def test_no_route_shows_a_hidden_bid_to_anyone_else(table, ben_bids: bool) -> None:  # noqa: ANN001
+def test_no_route_shows_a_hidden_bid_to_anyone_else(table, ben_bids: bool) -> None:
     app, url, clients = table
     with_three = views_with_annes_bid(app, url, clients, 3, ben_bids)
     reset_bids(app, url)
@@ -155,7 +155,7 @@ def test_no_route_shows_a_hidden_bid_to_anyone_else(table, ben_bids: bool) -> No
         assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[0].bid == 8
 
 
-def test_annes_own_phone_sees_her_bid(table) -> None:  # noqa: ANN001
+def test_annes_own_phone_sees_her_bid(table) -> None:
     app, url, clients = table
     clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 7})
     page = clients["anne"].get(url).get_data(as_text=True)
@@ -163,7 +163,7 @@ def test_annes_own_phone_sees_her_bid(table) -> None:  # noqa: ANN001
     assert 'value="7" aria-pressed="true"' in page
 
 
-def test_a_phone_writes_only_its_own_seat(table) -> None:  # noqa: ANN001
+def test_a_phone_writes_only_its_own_seat(table) -> None:
     app, url, clients = table
     refused = clients["ben"].post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
     assert refused.status_code == 403
@@ -177,7 +177,7 @@ def test_a_phone_writes_only_its_own_seat(table) -> None:  # noqa: ANN001
         assert [e.bid for e in entries] == [None, None, 1]
 
 
-def test_a_seat_is_taken_once_and_the_host_can_free_it(table) -> None:  # noqa: ANN001
+def test_a_seat_is_taken_once_and_the_host_can_free_it(table) -> None:
     app, url, clients = table
     second = clients["stranger"].post(f"{url}/join", data={"seat": 0})
     assert second.status_code == 422
@@ -188,7 +188,7 @@ def test_a_seat_is_taken_once_and_the_host_can_free_it(table) -> None:  # noqa: 
     assert "You are Anne" not in clients["anne"].get(url).get_data(as_text=True)
 
 
-def test_links_carry_128_random_bits(table) -> None:  # noqa: ANN001
+def test_links_carry_128_random_bits(table) -> None:
     app, url, clients = table
     with app.app_context():
         game = games.find_game(url.rsplit("/", 1)[-1])
@@ -196,7 +196,7 @@ def test_links_carry_128_random_bits(table) -> None:  # noqa: ANN001
         assert re.fullmatch(r"[ACDEFGHJKMNPQRTWXY34679]{6}", game.join_code)
 
 
-def test_guessing_join_codes_is_slowed_down(table) -> None:  # noqa: ANN001
+def test_guessing_join_codes_is_slowed_down(table) -> None:
     app, url, clients = table
     statuses = [clients["stranger"].post("/join", data={"code": f"AAAA{n:02d}"}).status_code for n in range(14)]
     assert statuses[:12] == [422] * 12
@@ -212,14 +212,14 @@ def test_guessing_join_codes_is_slowed_down(table) -> None:  # noqa: ANN001
     assert response.headers["Location"] == f"{url}/join"
 
 
-def test_any_bid_during_the_count_starts_it_again_whatever_its_value(table) -> None:  # noqa: ANN001
+def test_any_bid_during_the_count_starts_it_again_whatever_its_value(table) -> None:
     """Re-sending the same bid or another one looks the same to everyone: the count restarts, the version moves by one."""
     app, url, clients = table
     clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 1})
     clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1})
     clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1})
 
-    def state():  # noqa: ANN202
+    def state():
         with app.app_context():
             game = games.find_game(url.rsplit("/", 1)[-1])
             return game.hands[0].phase, game.hands[0].reveal_at, game.version
@@ -233,7 +233,7 @@ def test_any_bid_during_the_count_starts_it_again_whatever_its_value(table) -> N
         first, version = restarted, moved
 
 
-def test_a_new_deal_clears_every_bid_so_none_can_be_inferred(table) -> None:  # noqa: ANN001
+def test_a_new_deal_clears_every_bid_so_none_can_be_inferred(table) -> None:
     app, url, clients = table
     clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 5})
     clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 0})
@@ -243,7 +243,7 @@ def test_a_new_deal_clears_every_bid_so_none_can_be_inferred(table) -> None:  # 
         assert record.cards == 2 and [e.bid for e in record.entries] == [None, None, None]
 
 
-def test_a_seat_changing_phones_tells_nobody_the_bid_it_had(table) -> None:  # noqa: ANN001
+def test_a_seat_changing_phones_tells_nobody_the_bid_it_had(table) -> None:
     """Anne bids, the host frees her seat, a new phone claims it: every party, the new phone too, sees the same."""
     app, url, clients = table
     seen = []

@@ -64,7 +64,7 @@ def test_skipbo_teams_write_totals_by_team_position() -> None:
     (lambda d: d.update(stock=40), "A stock pile has 5 to 30 cards, not 40."),
     (lambda d: d.update(target=80), "Game 2: the match is already won: no game after it."),
 ])
-def test_a_broken_skipbo_pad_is_refused_naming_game_and_player(change, expected: str) -> None:  # noqa: ANN001
+def test_a_broken_skipbo_pad_is_refused_naming_game_and_player(change, expected: str) -> None:
     doc = copy.deepcopy(SKIPBO)
     change(doc)
     with pytest.raises(PadError) as refused:
@@ -84,7 +84,7 @@ def test_a_broken_skipbo_pad_is_refused_naming_game_and_player(change, expected:
     (lambda d: d.update(players={"queen": "Anne", "king": "Anne"}),
      "“players” must name two different players: {\"queen\": …, \"king\": …}, not {\"queen\": \"Anne\", \"king\": \"Anne\"}."),
 ])
-def test_a_broken_dracula_pad_is_refused_naming_round_and_player(change, expected: str) -> None:  # noqa: ANN001
+def test_a_broken_dracula_pad_is_refused_naming_round_and_player(change, expected: str) -> None:
     doc = copy.deepcopy(DRACULA)
     change(doc)
     with pytest.raises(PadError) as refused:
@@ -110,7 +110,7 @@ def test_an_unknown_format_is_named() -> None:
 
 
 @given(st.lists(st.tuples(st.integers(0, 2), st.lists(st.integers(1, 30), min_size=2, max_size=2)), max_size=5))
-def test_skipbo_export_import_export_is_the_same(games: list) -> None:  # noqa: ANN001
+def test_skipbo_export_import_export_is_the_same(games: list) -> None:
     setup = Setup(("Anne", "Ben", "Cara"), 30, 10_000)
     results = []
     for winner, left in games:
@@ -127,7 +127,7 @@ def test_dracula_export_import_export_is_the_same() -> None:
     assert score_any(json.dumps(doc)) == doc
 
 
-def test_the_command_line_scores_both_kinds_and_refuses_broken_ones(tmp_path) -> None:  # noqa: ANN001
+def test_the_command_line_scores_both_kinds_and_refuses_broken_ones(tmp_path) -> None:
     for doc in (SKIPBO, DRACULA):
         bare = copy.deepcopy(doc)
         del bare["totals"]

@@ -109,7 +109,7 @@ def test_dracula_a_set_is_six_rounds_and_the_game_ends_at_the_target_after_the_b
 
 
 def test_dracula_refuses_impossible_coffins() -> None:
-    def said(coffin) -> list[str]:  # noqa: ANN001
+    def said(coffin) -> list[str]:
         return [p.message() for p in dracula.validate_coffin(coffin, 3)]
 
     assert said((("5H", "5H", "2C"), ("QS", "9D", "QH"), ("KD", "4S", "10S"))) == [
@@ -135,14 +135,14 @@ def swap_royals(card: str) -> str:
 
 
 @given(coffins)
-def test_transposing_and_swapping_queens_with_kings_swaps_the_players_points(coffin) -> None:  # noqa: ANN001
+def test_transposing_and_swapping_queens_with_kings_swaps_the_players_points(coffin) -> None:
     mirrored = tuple(tuple(swap_royals(coffin[row][column]) for row in range(3)) for column in range(3))
     queen, king = dracula.round_points(coffin)
     assert dracula.round_points(mirrored) == (king, queen)
 
 
 @given(coffins, st.integers(0, 2), st.integers(0, 2))
-def test_a_vampire_zeroes_exactly_its_row_and_column(coffin, row: int, column: int) -> None:  # noqa: ANN001
+def test_a_vampire_zeroes_exactly_its_row_and_column(coffin, row: int, column: int) -> None:
     bitten = tuple(tuple("V" if (r, c) == (row, column) else coffin[r][c] for c in range(3)) for r in range(3))
     for way, index in ((QUEEN, row), (KING, column)):
         before, after = dracula.lines(coffin, way), dracula.lines(bitten, way)
@@ -154,7 +154,7 @@ def test_a_vampire_zeroes_exactly_its_row_and_column(coffin, row: int, column: i
 
 
 @given(coffins)
-def test_multipliers_never_lower_a_line(coffin) -> None:  # noqa: ANN001
+def test_multipliers_never_lower_a_line(coffin) -> None:
     for way in (QUEEN, KING):
         for scored in dracula.lines(coffin, way):
             assert scored.score >= scored.total >= 0

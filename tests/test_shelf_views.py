@@ -6,6 +6,7 @@ import html
 import json
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -83,7 +84,7 @@ def test_skipbo_teams_and_a_viewer(client: FlaskClient, app: Flask) -> None:
     assert refused.status_code == 422 and "Teams are of two, with 4 or 6 players." in seen_text(refused)
 
 
-def seen_text(response) -> str:  # noqa: ANN001
+def seen_text(response) -> str:
     return html.unescape(response.get_data(as_text=True))
 
 
@@ -122,9 +123,8 @@ def test_pads_of_both_kinds_import_and_resume(client: FlaskClient) -> None:
 
 def test_skull_king_pages_of_another_game_lead_to_its_screen(client: FlaskClient) -> None:
     url = client.post("/games/new/dracula", data={"player": ["Anne", "Ben"]}).headers["Location"]
-    for path in ("/pad", "/screen"):
-        response = client.get(url + path)
-        assert response.status_code == 303 and response.headers["Location"].endswith(url)
+    response = client.get(url + "/pad")
+    assert response.status_code == 303 and response.headers["Location"].endswith(url)
     assert client.get(url + "/hands/1").status_code == 404
     # Its CSV is the pad of any game: a row per round and player.
     csv_text = client.get(url + "/pad.csv").get_data(as_text=True)
@@ -153,3 +153,31 @@ def test_a_late_tap_for_a_closed_game_changes_nothing(client: FlaskClient, app: 
     assert version(app, url) == before
     assert "Who went out?" in seen(phones["Cara"], url)
 
+
+
+@pytest.mark.parametrize(("kind", "form", "title"), [
+    ("skip-bo", {"player": ["Anne", "Ben"], "target": "500"}, "Skip-Bo"),
+    ("dracula", {"player": ["Anne", "Ben"]}, "Dracula"),
+    ("free-pad", {"player": ["Anne", "Ben"], "game": "Rummy"}, "Free pad"),
+])
+def test_every_game_has_the_table_s_big_screen(client: FlaskClient, kind: str, form: dict, title: str) -> None:
+    """The big screen of every game is the table's frame: the game's name in the header, its shared table and
+    leaderboard, pushed live, and nothing a player would tap (no way to join, no card)."""
+    url = client.post(f"/games/new/{kind}", data=form).headers["Location"]
+    response = client.get(url + "/screen")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    brand = html[html.index('class="brand"'):html.index("</a>", html.index('class="brand"'))]
+    assert title in brand and "Skull King" not in brand
+    assert 'id="table"' in html and 'id="board"' in html and 'class="leaderboard' in html
+    assert 'id="card"' not in html and "Join as a player" not in html
+    assert "view=screen" in html
+    # The stream of the big screen pushes the same shared table the game's screen shows.
+    stream = client.get(url + "/events?view=screen&edition=-1", buffered=False)
+    first = b""
+    for chunk in stream.response:
+        first += chunk
+        if b"event: table" in first and first.endswith(b"\n\n"):
+            break
+    stream.close()
+    assert b'id="board"' in first

@@ -34,7 +34,7 @@ def seated(app: Flask, client: FlaskClient) -> tuple[str, FlaskClient]:
     return url, anne
 
 
-def test_a_freed_seat_loses_its_hidden_bid(app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+def test_a_freed_seat_loses_its_hidden_bid(app: Flask, client: FlaskClient, seated) -> None:
     url, anne = seated
     anne.post(f"{url}/hands/1/bid", data={"bid": 4})
     assert client.post(f"{url}/seats/0/free").status_code == 303
@@ -62,7 +62,7 @@ def test_reclaiming_a_seat_during_the_count_clears_its_bid_and_stops_the_count(
 
 
 def test_a_bid_the_host_entered_is_not_shown_to_whoever_claims_that_seat(
-        app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+        app: Flask, client: FlaskClient, seated) -> None:
     url, _ = seated
     assert client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 5}).status_code == 303
     watcher = app.test_client()
@@ -71,7 +71,7 @@ def test_a_bid_the_host_entered_is_not_shown_to_whoever_claims_that_seat(
     assert "Your bid is" not in page and 'aria-pressed="true"' not in page
 
 
-def test_the_host_cannot_change_or_see_a_phone_holders_bid(app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+def test_the_host_cannot_change_or_see_a_phone_holders_bid(app: Flask, client: FlaskClient, seated) -> None:
     url, anne = seated
     anne.post(f"{url}/hands/1/bid", data={"bid": 4})
     assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 403
@@ -155,7 +155,7 @@ def test_a_pad_may_list_up_to_50_hands(client: FlaskClient) -> None:
     assert response.status_code == 422 and "A game has at most 50 hands." in response.json["problems"][0]
 
 
-def test_deeply_nested_json_is_refused_in_words(client: FlaskClient, runner) -> None:  # noqa: ANN001
+def test_deeply_nested_json_is_refused_in_words(client: FlaskClient, runner) -> None:
     nested = "[" * 1000 + "]" * 1000
     response = client.post("/games/import", data=nested, content_type="application/json")
     assert response.status_code == 422
@@ -284,7 +284,7 @@ def test_the_language_picker_returns_to_the_page(client: FlaskClient) -> None:
     assert response.headers["Location"] == "/games/new?x=1"
 
 
-def test_the_table_sees_who_must_bid_again_after_changing_phones(app: Flask, client: FlaskClient, seated) -> None:  # noqa: ANN001
+def test_the_table_sees_who_must_bid_again_after_changing_phones(app: Flask, client: FlaskClient, seated) -> None:
     url, anne = seated
     anne.post(f"{url}/hands/1/bid", data={"bid": 4})
     client.post(f"{url}/seats/0/free")

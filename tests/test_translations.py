@@ -23,7 +23,7 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_ge
             "pgettext": ((1, "c"), 2)}
 
 
-def catalog(language: str):  # noqa: ANN201
+def catalog(language: str):
     """The .po catalog of `language`."""
     with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
         return read_po(handle, locale=language)
@@ -189,7 +189,7 @@ def test_pages_in_each_language_leave_no_english(app: Flask, language: str, fini
     assert leftovers == []
 
 
-def test_the_picked_language_sticks_over_the_browsers(client) -> None:  # noqa: ANN001
+def test_the_picked_language_sticks_over_the_browsers(client) -> None:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "fr"
     assert 'lang="fr"' in client.get("/").get_data(as_text=True)
     response = client.post("/language", data={"language": "it", "next": "/games/new"})

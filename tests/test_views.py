@@ -37,7 +37,7 @@ def results(tricks: list[int], intent: str = "score", **extra: str) -> dict[str,
     return data
 
 
-def text(response) -> str:  # noqa: ANN001
+def text(response) -> str:
     """A response's body as text."""
     return response.get_data(as_text=True)
 

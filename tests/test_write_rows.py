@@ -23,12 +23,12 @@ def watched(app: Flask) -> Iterator[tuple[Counter, list[str]]]:
     written: Counter = Counter()
     loaded: list[str] = []
 
-    def on_statement(conn, cursor, statement, parameters, context, executemany) -> None:  # noqa: ANN001
+    def on_statement(conn, cursor, statement, parameters, context, executemany) -> None:
         found = re.match(r"\s*(INSERT INTO|UPDATE)\s+\"?(\w+)", statement)
         if found:
             written[(found.group(1).split()[0], found.group(2))] += len(parameters) if executemany else 1
 
-    def on_load(target, context) -> None:  # noqa: ANN001
+    def on_load(target, context) -> None:
         loaded.append(type(target).__name__)
 
     with app.app_context():

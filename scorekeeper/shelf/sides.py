@@ -1,5 +1,5 @@
 """Who scores together in a game of the shelf: each player alone, or teams of seats; and the totals by side
-as a pad file states them. Shared by Skip-Bo and the free pad."""
+as a pad file states them. Shared by the games played alone or in teams."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The pages of the app: views that parse a request, call one service function or read, and render.
 
-One blueprint, `pages`, whatever module a view lives in, so every `url_for` stays the same.
+The table's blueprint, `pages`, whatever module a view lives in; each game brings a Blueprint of its own.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, NotFound
 
-from .. import service, shelf
+from .. import kinds, service
 
 bp = Blueprint("pages", __name__)
 
-from . import crews, headers, labels, matches, start, table  # noqa: E402, F401  (their views register on bp)
+from . import crews, headers, labels, matches, pushed, start, table  # noqa: E402, F401  (their views register on bp)
 from .rendering import not_yours, page  # noqa: E402
 
 
@@ -49,7 +49,9 @@ def init_app(app: Flask) -> None:
     """Register the pages on `app` (each kind's own first); every answer gets `Vary: HX-Request` and the
     protective headers."""
     labels.init_app(app)
-    for kind in shelf.kinds().values():
+    table_pages = pushed.pages_of(app).table
+    table_pages["join"], table_pages["screen"] = table.JOIN_PAGE, table.PLAYED_SCREEN
+    for kind in app.extensions[kinds.EXTENSION]:
         kind.init_app(app)
     app.register_blueprint(bp)
     for code in (400, 404, 405, 413):

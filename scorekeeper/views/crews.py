@@ -12,7 +12,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .. import bgstats, games, service, shelf, stats
+from .. import bgstats, games, kinds, service, stats
 from ..access import Role
 from ..extensions import db
 from ..models import Game, utcnow
@@ -33,7 +33,7 @@ def my_public_ids() -> list[str]:
     return [i for i in dict.fromkeys(ids) if isinstance(i, str)]
 
 
-def _mine(query) -> list[Game]:  # noqa: ANN001
+def _mine(query) -> list[Game]:
     """The games of `query` among this browser's that it hosts or plays a seat of now.
 
     A session remembers what a browser once asked for; access follows what the game says now,
@@ -127,7 +127,7 @@ def bgsplay(public_id: str):
     game = games.find_game(public_id)
     if game is None or game.summary is None:
         abort(404)
-    kind = shelf.kind_of(game)
+    kind = kinds.kind_of(game)
     play = bgstats.play(game.summary, game.public_id, game.created_at, game.finished_at,
                         kind.bg_stats_game(kind.setup_of(game)))
     return download(json.dumps(play, indent=2, ensure_ascii=False), "application/json",
@@ -145,7 +145,7 @@ def rematch(public_id: str):
 def pad_download(public_id: str, csv: bool = False):
     """The game's pad file (or its CSV) as a download, of whatever kind: what the whole table has seen."""
     state = load_state(public_id)
-    kind = shelf.kind_of(state)
+    kind = kinds.kind_of(state)
     setup, played = kind.setup_of(state), kind.played(state)
     if csv:
         return download(kind.write_csv(setup, played), "text/csv", f"{kind.NAME}-{public_id[:8]}.csv")

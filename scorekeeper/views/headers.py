@@ -34,8 +34,9 @@ def protect(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.vary.add("HX-Request")
-    if request.blueprint == "pages" and "Cache-Control" not in response.headers:
-        # A page or event may carry a player's own card (a bid still secret): no cache keeps it,
+    if request.blueprint is not None and "Cache-Control" not in response.headers:
+        # A page or event of the table or of any game (each a Blueprint; static files are none) may carry a
+        # player's own card (a bid still secret): no cache keeps it,
         # not the browser's (a shared phone's back button) nor one on the way.
         response.headers["Cache-Control"] = "no-store"
     if request.is_secure and current_app.config.get("TRUSTED_PROXIES"):

@@ -10,7 +10,7 @@ from babel.lists import format_list
 from flask import Flask
 from flask_babel import get_locale, gettext
 
-from .. import shelf
+from .. import kinds
 from ..problems import MAX_NAME, Problem
 
 
@@ -54,7 +54,7 @@ def standings_text(standings: Sequence[Any]) -> str:
 
 def game_label(game: Any) -> str:
     """A game's name in a list, as its kind gives it (a Skull King game's ruleset, a free pad's game as typed)."""
-    return shelf.kind_of(game).label(game)
+    return kinds.kind_of(game).label(game)
 
 
 # Each language in its own words, so everyone finds theirs.
@@ -72,6 +72,6 @@ def init_app(app: Flask) -> None:
         join_names=join_names,
         game_label=game_label,
         # The games the start page offers besides the first, whose new game is its big button.
-        more_kinds=lambda: list(shelf.kinds().values())[1:],
+        more_kinds=lambda: list(kinds.registered())[1:],
         MAX_NAME=MAX_NAME,
     )

@@ -13,7 +13,7 @@ from flask import request, url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
-from .. import games, service, shelf
+from .. import games, kinds, service
 from ..access import Actor
 from ..problems import Problem
 from . import bp
@@ -30,7 +30,7 @@ SHARED_PARTS = ("table", "board")
 class ShelfGame:
     """A game of the shelf at one version as plain values: what its screens are drawn from."""
 
-    kind: shelf.PlayedRules
+    kind: kinds.PlayedRules
     setup: Any
     closed: tuple[dict[str, Any], ...]
     draft: dict[str, Any] | None
@@ -41,8 +41,8 @@ class ShelfGame:
         """Orders what the table may see, as `GameState.edition` does (no count here)."""
         return self.version * 2
 
-    def context(self, actor: shelf.Player) -> dict[str, Any]:
-        """What the kind shows `actor` (a browser's own card), or with `shelf.Player()` the whole table."""
+    def context(self, actor: kinds.Player) -> dict[str, Any]:
+        """What the kind shows `actor` (a browser's own card), or with `kinds.Player()` the whole table."""
         context = self.kind.context(self.setup, list(self.closed), self.draft, actor)
         # Every tap names the game or round it was drawn for: one that comes late changes nothing.
         return {**context, "kind": self.kind, "edition": self.edition, "play_number": len(self.closed) + 1}
@@ -51,7 +51,7 @@ class ShelfGame:
 def shelf_game(state: games.GameState) -> ShelfGame | None:
     """The game `state` is, as its rules read its plays, once per version and process; None for a game that
     draws its own screens."""
-    kind = shelf.kinds()[state.kind]
+    kind = kinds.registered()[state.kind]
     rules = kind.played_rules
     if rules is None:
         return None
@@ -75,7 +75,7 @@ def played(state: games.GameState) -> ShelfGame:
 def shared_screen(found: ShelfGame, state: games.GameState) -> str:
     """The parts of a shelf game's screen that every viewer sees alike, rendered once per edition and language."""
     def render() -> str:
-        context = found.context(shelf.Player())
+        context = found.context(kinds.Player())
         return "".join(render_block(found.kind.TEMPLATE, block, game=state, **context) for block in SHARED_PARTS)
 
     return once_per_edition("shelf tables", state.id, found.edition, render)
@@ -86,16 +86,17 @@ def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
     what the kind says the card holds; another player's change leaves it as it is."""
     parts: tuple[object, ...] = (
         me.role, me.seat, len(found.closed),
-        found.kind.card_state(found.setup, list(found.closed), found.draft, shelf.Player(me.seat, me.is_host)))
+        found.kind.card_state(found.setup, list(found.closed), found.draft, kinds.Player(me.seat, me.is_host)))
     if me.is_host:
         # The host's card answers the phones asking for a seat and frees the seats of lost ones.
-        parts += (tuple(s.has_phone for s in state.seats), tuple((r.id, r.position, r.code) for r in state.open_requests))
+        parts += (tuple(s.has_phone for s in state.seats),
+                  tuple((r.id, r.position, r.code) for r in state.open_requests))
     return card_fingerprint(parts)
 
 
 def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> str:
     """This browser's own card of a shelf game, as the stream sends it (`key`: its card key)."""
-    context = found.context(shelf.Player(me.seat, me.is_host))
+    context = found.context(kinds.Player(me.seat, me.is_host))
     return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[], card_key=key, **context)
 
 
@@ -108,7 +109,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
         return open_page(following)
     found = played(state)
     me = visitor(state)
-    context = found.context(shelf.Player(me.seat, me.is_host))
+    context = found.context(kinds.Player(me.seat, me.is_host))
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=state, visitor=me,
                 problems=problems or [], card_key=card_key(found, state, me), **context)
 

@@ -1,12 +1,14 @@
-"""What the live stream pushes of each page: a page's shared part and each browser's own card, registered by the
-views that draw them."""
+"""What the live stream pushes of each page: a page's shared part and each browser's own card, registered per app
+by the table and by each kind's `init_app`."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from flask import Flask, current_app
 
 from .. import games
 from ..access import Actor
@@ -37,9 +39,38 @@ class GamePage:
     pushed: PushedPage
 
 
-# The game pages of the kinds that draw their own, by the kind's name (filled in by their views); a game whose
-# plays the table keeps is drawn from its rules.
-GAME_PAGES: dict[str, GamePage] = {}
+@dataclass
+class Pages:
+    """The pages of one app that the live stream pushes: the game page of each kind that draws its own, each
+    kind's other pages by (kind, view), and the table's own pages by view. A kind's names cannot collide with
+    another's: each is looked up under the kind of the game being followed."""
 
-# The other pages whose streams push them, by the `view` their stream names (filled in by the views that own them).
-PUSHED_PAGES: dict[str, PushedPage] = {}
+    games: dict[str, GamePage] = field(default_factory=dict)
+    of_kinds: dict[tuple[str, str], PushedPage] = field(default_factory=dict)
+    table: dict[str, PushedPage] = field(default_factory=dict)
+
+    def add_game_page(self, kind: str, page: GamePage) -> None:
+        """How a kind that draws its own game page shows it and pushes it."""
+        self.games[kind] = page
+
+    def add(self, kind: str, view: str, page: PushedPage) -> None:
+        """Another page of a kind whose stream pushes it: its score pad, its end, its big screen's content."""
+        self.of_kinds[(kind, view)] = page
+
+    def pushed(self, kind: str, view: str) -> PushedPage | None:
+        """What the stream named `view` pushes of a game of `kind`: the kind's page, else the table's, else None."""
+        return self.of_kinds.get((kind, view)) or self.table.get(view)
+
+
+EXTENSION = "scorekeeper.pages"
+
+
+def pages_of(app: Flask) -> Pages:
+    """The pushed pages of `app` (made on first use)."""
+    found: Pages = app.extensions.setdefault(EXTENSION, Pages())
+    return found
+
+
+def pages() -> Pages:
+    """The pushed pages of the current app."""
+    return pages_of(current_app)

@@ -9,7 +9,7 @@ from flask import abort, current_app, jsonify, request, session, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .. import games, service, shelf
+from .. import games, kinds, service
 from ..extensions import csrf
 from ..padfile import PadError
 from . import bp
@@ -31,10 +31,10 @@ def index():
 def new_game(kind_name: str | None):
     """A game's new-game form (the first game on the shelf's without a name); a valid one starts the game, run by
     this browser."""
-    kinds = shelf.kinds()
-    if kind_name is not None and kind_name not in kinds:
+    offered = kinds.registered()
+    if kind_name is not None and kind_name not in offered:
         abort(404)
-    kind = kinds[kind_name] if kind_name is not None else next(iter(kinds.values()))
+    kind = offered[kind_name] if kind_name is not None else next(iter(offered))
     after = request.values.get("after") or None
     context = {"title": gettext(kind.TITLE), "kind": kind, "after": after, **kind.new_game_context()}
     if request.method == "GET":
@@ -51,7 +51,7 @@ def new_game(kind_name: str | None):
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
-def players_of(kind: shelf.GameKind, public_id: str | None) -> MultiDict | None:
+def players_of(kind: kinds.GameKind, public_id: str | None) -> MultiDict | None:
     """The new-game form filled in with an earlier game's players and options, for "New game with these players"."""
     game = games.find_game(public_id) if public_id else None
     if game is None or game.kind != kind.NAME:
@@ -61,7 +61,7 @@ def players_of(kind: shelf.GameKind, public_id: str | None) -> MultiDict | None:
 
 def import_any(text: bytes) -> service.Outcome:
     """Store a pad file of any game as a new game; PadError when it is refused (nothing stored)."""
-    kind, (setup, plays) = shelf.read_any(text)
+    kind, (setup, plays) = kinds.registered().read_any(text)
     return service.create(kind, setup, plays)
 
 

@@ -1,7 +1,8 @@
 """The table every game is played at: its page and the way to it, seats, the live stream, joining.
 
-A game's page is drawn by its kind (`GAME_PAGES`, by the kind's name; a game whose plays the
-table keeps is drawn from its rules by `matches`): the views here never name a game.
+A game's page is drawn by its kind (`pushed.Pages`, by the kind's name; a game whose plays the
+table keeps is drawn from its rules by `matches`): the views here never name a game. The big
+screen is the table's frame around what the kind shows on it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from flask import Response, abort, current_app, request, stream_with_context, ur
 from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
 
-from .. import event_stream, forms, games, service
+from .. import event_stream, forms, games, kinds, service
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
@@ -23,14 +24,23 @@ from ..models import utcnow
 from ..problems import Problem
 from . import bp, matches
 from .labels import say
-from .pushed import GAME_PAGES, PUSHED_PAGES, GamePage, PushedPage, card_fingerprint
+from .pushed import GamePage, PushedPage, card_fingerprint, pages
 from .rendering import is_htmx, open_page, page, see_other, shown_after_change
-from .sessions import browser_id, client_address, credentials, keep_asking_token, keep_seat_token, load_state, visitor
+from .sessions import (
+    browser_id,
+    client_address,
+    credentials,
+    follow_next_game,
+    keep_asking_token,
+    keep_seat_token,
+    load_state,
+    visitor,
+)
 
 
 def game_page_of(state: games.GameState) -> GamePage:
     """How the game's kind shows it."""
-    return GAME_PAGES.get(state.kind) or matches.PLAYED_PAGE
+    return pages().games.get(state.kind) or matches.PLAYED_PAGE
 
 
 def show_game(public_id: str, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
@@ -115,9 +125,8 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
 
     The shared table comes from the per-edition cache, so however many screens follow a
     game it is rendered once. A count that runs out is pushed when it does, with no write.
-    The game page is pushed as its kind draws it (`GAME_PAGES`); the other pages
-    (`PUSHED_PAGES`, by the stream's `view`: the big screen, the score pad, the end, the
-    join page) the same way.
+    The game page is pushed as its kind draws it; the other pages (by the stream's `view`:
+    the big screen, the join page, a kind's own such as a score pad) the same way.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
@@ -132,7 +141,9 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 db.session.remove()
                 if state is None:
                     return
-            pushed = PUSHED_PAGES[view] if view else game_page_of(state).pushed
+            pushed = pages().pushed(state.kind, view) if view else game_page_of(state).pushed
+            if pushed is None:
+                return
             if pushed.shared is not None and state.edition > edition_seen:
                 edition_seen = state.edition
                 yield shared_event(view or "game", state, "table", pushed.shared)
@@ -163,7 +174,7 @@ def events(public_id: str):
     state = load_state(public_id)
     db.session.remove()
     view = request.args.get("view") or None
-    if view is not None and view not in PUSHED_PAGES:
+    if view is not None and pages().pushed(state.kind, view) is None:
         abort(404)
     # A screen that reconnects says what it has; it is sent only what is newer.
     try:
@@ -250,7 +261,35 @@ def join_card(game: games.GameState, me: Actor, key: str) -> str:
     return render_block("join.html", "card", **join_card_context(game, me, [], key))
 
 
-PUSHED_PAGES["join"] = PushedPage(None, join_card_key, join_card)
+JOIN_PAGE = PushedPage(None, join_card_key, join_card)
+
+
+# --- the big screen -----------------------------------------------------------------------
+
+
+def screen_content(state: games.GameState) -> str:
+    """What the big screen of a game whose plays the table keeps shows: its shared table, as on its screen."""
+    return matches.shared_screen(matches.played(state), state)
+
+
+# What the big screen shows of a game whose kind brings no content of its own for it.
+PLAYED_SCREEN = PushedPage(screen_content)
+
+
+@bp.get("/games/<public_id>/screen")
+def screen(public_id: str):
+    """The big-screen view for a TV or laptop: the table's frame (the game's name, big type, pushed live) around
+    what the game's kind shows on it."""
+    state = load_state(public_id)
+    following = follow_next_game(state, "pages.screen")
+    if following:
+        # A rematch: the big screen shows the next game.
+        return open_page(following)
+    pushed = pages().pushed(state.kind, "screen")
+    assert pushed is not None and pushed.shared is not None  # the table's own, at least
+    kind = kinds.kind_of(state)
+    return page("screen.html", title=gettext("Leaderboard"), game=state, game_title=gettext(kind.TITLE),
+                label=kind.label(state), shared=pushed.shared(state), edition=state.edition)
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask_babel import gettext
 
+from ...kinds import Applied, NewMatch, Player
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
-from .. import Applied, NewMatch, Player
 from . import pad
 from .rules import (
     DEFAULT_TARGET,

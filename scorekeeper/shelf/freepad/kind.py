@@ -6,9 +6,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...kinds import Applied, NewMatch, Player
 from ...problems import N_, Problem
 from ...standings import leaderboard
-from .. import Applied, NewMatch, Player
 from . import pad
 from .rules import (
     BY_HOST,

@@ -1,1 +1,4 @@
-"""Skull King: its rules, its pad file, its hands and its screens, a kind on the shelf like the others."""
+"""Skull King, the first game on the shelf: its rules, trick judge, pad file, storage and pages."""
+
+# Its name in addresses and the database.
+NAME = "skull-king"

@@ -15,12 +15,12 @@ from flask_babel import gettext
 from ... import forms
 from ...models import Phase
 from ...problems import Problem
-from ...views import bp
 from ...views.labels import say
 from ...views.rendering import page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
 from . import changes, reading, rules, tricks
+from .views import bp
 from .words import card_label, suit_label
 
 
@@ -70,7 +70,7 @@ def judge_trick(public_id: str):
 
     def link(played: tuple[tricks.Card, ...], suit: str | None = None) -> str:
         written = ", ".join(c.written() for c in played)
-        return url_for("pages.judge_trick", public_id=public_id, lead=lead_seat, cards=written or None, suit=suit)
+        return url_for("skull_king.judge_trick", public_id=public_id, lead=lead_seat, cards=written or None, suit=suit)
 
     def choice(card: tricks.Card, css: str) -> Choice:
         text = str(card.number) if card.kind == tricks.SUIT else ""
@@ -104,7 +104,7 @@ def judge_trick(public_id: str):
         faces=[choice(tricks.parse_card(table.ruleset, name, advanced), "face-key") for name in
                specials(table.ruleset, advanced)],
         undo=link(cards[:-1]) if cards else None, clear=link(()) if cards else None,
-        next_trick=url_for("pages.judge_trick", public_id=public_id, lead=next_leader)
+        next_trick=url_for("skull_king.judge_trick", public_id=public_id, lead=next_leader)
         if next_leader is not None else None,
         off_suit=[(seat_of[i], card_label(cards[i])) for i in judgement.off_suit] if judgement else [],
         reason=reason_in_words(judgement.reason) if judgement else "",

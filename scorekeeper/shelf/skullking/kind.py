@@ -8,51 +8,25 @@ the score pad, the big screen, the end; `judge.py`: the trick judge).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import click
 from flask import Flask
 from flask_babel import gettext
 
+from ...kinds import NewMatch
 from ...problems import N_
-from .. import NewMatch
-from . import changes, forms, hands, pad, reading, rules, words
+from ...views.pushed import pages_of as pushed_pages_of
+from . import NAME, changes, forms, hands, pad, reading, rules, words
+from .feats import feats
 from .rules import Hand, Table
-
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    """One player's feats over a game's scored hands, for the end page."""
-
-    name: str
-    bids_made: int
-    zero_bids: int
-    zero_bids_made: int
-    bonus_points: int
-
-
-def feats(table: Table, scored: Sequence[Hand]) -> list[PlayerSummary]:
-    """Bids made, zero bids (and made) and bonus points won, per player, over these scored hands."""
-    made = dict.fromkeys(table.players, 0)
-    zeros = dict.fromkeys(table.players, 0)
-    zero_bids = dict.fromkeys(table.players, 0)
-    bonus = dict.fromkeys(table.players, 0)
-    for hand in scored:
-        for player, points in rules.bonus_points(table, hand).items():
-            bonus[player] += points
-        for entry in hand.entries:
-            zero_bids[entry.player] += entry.bid == 0
-            if entry.bid == entry.tricks:
-                made[entry.player] += 1
-                zeros[entry.player] += entry.bid == 0
-    return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
 
 
 class SkullKing:
     """Skull King as a kind of game on the table."""
 
-    NAME = "skull-king"
+    NAME = NAME
     FORMAT = pad.FORMAT
     TITLE = N_("Skull King")
     NEW_TEMPLATE = "skullking/new.html"
@@ -65,10 +39,17 @@ class SkullKing:
         return None
 
     def init_app(self, app: Flask) -> None:
-        """Its pages (the hand, the score pad, the big screen, the end, the trick judge) and their words."""
-        # Imported before the app's blueprint is registered: their views register on it.
+        """Its Blueprint (the hand, the score pad, the end, the trick judge), what the live stream pushes of its
+        pages and the big screen, and its templates' words."""
+        # The score pad's and the trick judge's views are on the hand's Blueprint.
         from . import judge, scorepad, views  # noqa: F401
 
+        pages = pushed_pages_of(app)
+        pages.add_game_page(self.NAME, views.GAME_PAGE)
+        pages.add(self.NAME, "scorepad", scorepad.PAD_PAGE)
+        pages.add(self.NAME, "screen", scorepad.SCREEN_CONTENT)
+        pages.add(self.NAME, "end", scorepad.END_PAGE)
+        app.register_blueprint(views.bp)
         words.init_app(app)
 
     def commands(self) -> list[click.Command]:

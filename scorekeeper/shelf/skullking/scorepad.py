@@ -11,14 +11,14 @@ from jinja2_fragments.flask import render_block
 from ... import games
 from ...access import Actor
 from ...models import Phase
-from ...views import bp
 from ...views.labels import join_names
-from ...views.pushed import PUSHED_PAGES, PushedPage
+from ...views.pushed import PushedPage
 from ...views.rendering import once_per_edition, open_page, page, see_other
 from ...views.sessions import follow_next_game, load_state, visitor
 from ...views.table import show_game
-from . import reading
-from .kind import SKULL_KING, PlayerSummary, feats
+from . import NAME, reading
+from .feats import PlayerSummary, feats
+from .views import bp
 
 
 def pad_context(game: games.GameState) -> dict[str, Any]:
@@ -51,14 +51,15 @@ def pad_card(game: games.GameState, me: Actor, key: str) -> str:
                         card_key=key, edition=game.edition)
 
 
-PUSHED_PAGES["scorepad"] = PushedPage(shared_pad, pad_card_key, pad_card)
+# The open score pads follow the table: the rows and leaderboard alike for all, the host's corrections its own.
+PAD_PAGE = PushedPage(shared_pad, pad_card_key, pad_card)
 
 
 @bp.get("/games/<public_id>/pad")
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
     game = load_state(public_id)
-    if game.kind != SKULL_KING.NAME:
+    if game.kind != NAME:
         # The other games show their pad on their one screen.
         return see_other(url_for("pages.game", public_id=public_id))
     me = visitor(game)
@@ -82,20 +83,8 @@ def shared_screen(game: games.GameState) -> str:
                             lambda: render_block("skullking/screen.html", "table", **screen_context(game)))
 
 
-PUSHED_PAGES["screen"] = PushedPage(shared_screen)
-
-
-@bp.get("/games/<public_id>/screen")
-def screen(public_id: str):
-    """The big-screen view for a TV or laptop: leaderboard and pad, pushed live."""
-    game = load_state(public_id)
-    following = follow_next_game(game, "pages.screen")
-    if following:
-        # A rematch: the big screen shows the next game.
-        return open_page(following)
-    if game.kind != SKULL_KING.NAME:
-        return see_other(url_for("pages.game", public_id=public_id))
-    return page("skullking/screen.html", title=gettext("Leaderboard"), **screen_context(game))
+# What the table's big screen shows of a Skull King game.
+SCREEN_CONTENT = PushedPage(shared_screen)
 
 
 @bp.get("/games/<public_id>/end")
@@ -106,7 +95,7 @@ def end(public_id: str):
     if following:
         # The host started the next game with these players: every phone follows, no scan.
         return open_page(following)
-    if game.kind != SKULL_KING.NAME:
+    if game.kind != NAME:
         # The other games' one screen is their end page too: the winner on top, the pad below.
         return show_game(public_id)
     if reading.current_hand(game) is not None:
@@ -129,4 +118,5 @@ def shared_end(game: games.GameState) -> str:
                             lambda: render_block("skullking/end.html", "table", game=game, edition=game.edition))
 
 
-PUSHED_PAGES["end"] = PushedPage(shared_end)
+# The phones left on the end page follow the host into the next game.
+END_PAGE = PushedPage(shared_end)

@@ -6,25 +6,25 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Response, current_app, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...models import Phase
-from ...views import bp
 from ...views.labels import problems_by_player, say
-from ...views.pushed import GAME_PAGES, GamePage, PushedPage, card_fingerprint
+from ...views.pushed import GamePage, PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
 from . import changes, reading, rules
 from . import forms as hand_forms
 from .changes import Intent, Results
-from .kind import SKULL_KING
 from .rules import Problem
 
+# Skull King's own pages: the hand, its changes, the score pad, the end and the trick judge.
+bp = Blueprint("skull_king", __name__)
 
 def load_hand(game: games.GameState, number: int) -> games.HandState:
     """Hand `number` of `game`, or NotFound."""
@@ -189,7 +189,7 @@ def game_page(public_id: str, status: int = 200, problems: list[Problem] | None 
         return not_yours()
     record = reading.current_hand(state)
     if record is None:
-        return see_other(url_for("pages.end", public_id=public_id))
+        return see_other(url_for("skull_king.end", public_id=public_id))
     context = card_context(state, record, me, problems, form, typed)
     return page("skullking/game.html", status, title=gettext("Hand %(number)d", number=record.number),
                 shared=shared_table(state), card_key=card_key(state, me), edition=state.edition, **context)
@@ -287,7 +287,7 @@ def correct(game: games.GameState, record: games.HandState, table: rules.Table):
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:
-            return see_other(url_for("pages.pad", public_id=public_id))
+            return see_other(url_for("skull_king.pad", public_id=public_id))
         problems = list(outcome.problems)
     game = load_state(public_id)
     record = load_hand(game, record.number)
@@ -304,5 +304,5 @@ def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
                         **card_context(state, record, me))
 
 
-GAME_PAGES[SKULL_KING.NAME] = GamePage(game_page, PushedPage(lambda state: str(shared_table(state)), card_key,
-                                                             own_card))
+# How the table shows a Skull King game and what its live stream pushes of it.
+GAME_PAGE = GamePage(game_page, PushedPage(lambda state: str(shared_table(state)), card_key, own_card))

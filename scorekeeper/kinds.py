@@ -1,0 +1,316 @@
+"""The kinds of game a table plays: the interface every game brings, and the registry of those an app offers.
+
+The table (its models, reading, changes, views and live stream) knows no game by name: it asks
+the kind of a game, found in this registry, which `create_app` builds from the games it is
+given (`scorekeeper.shelf.INSTALLED` by default) into `app.extensions`. Every game is a
+`GameKind`: its names, its pad file, its new-game form, how a new game is stored and read back
+as plain values, what it leaves for a crew's statistics and BG Stats, and what it brings to the
+app (`init_app`: its Blueprint, its pages). A game whose plays the table keeps is a module of
+`PlayedRules` made a `GameKind` by `OnPlays`; the table draws its one screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from flask import current_app
+
+from .models import Play
+from .padfile import PadError, read_json, shown, write_rounds_csv
+from .problems import N_, Problem
+
+if TYPE_CHECKING:
+    import click
+    from flask import Flask
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What a change does to a match: the entries of the play still open, a play to close, or why not.
+
+    `draft` is the open play's new entries (None: none open); `closed` the entries of a play
+    that is complete now; `denied` that the acting browser may not make this change.
+    """
+
+    draft: dict[str, Any] | None = None
+    closed: dict[str, Any] | None = None
+    problems: tuple[Problem, ...] = ()
+    denied: bool = False
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who acts at a match: a seat's phone, the host, or both unknown (a viewer)."""
+
+    seat: int | None = None
+    is_host: bool = False
+
+
+@dataclass
+class NewMatch:
+    """A new game as its form describes it: the setup, or the problems, and the names typed."""
+
+    setup: Any = None
+    problems: list[Problem] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+
+class GameKind(Protocol):
+    """What the table machinery asks of every game: its names, its setup, its stored plays, its pad file.
+
+    A setup is the kind's own plain value (a Skull King `Table`, a Skip-Bo `Setup`); its plays
+    are plain values too (Skull King's hands, the others' stored dicts), the closed ones in
+    order. The table stores, locks, versions and pushes a game; the kind alone knows what its
+    setup and plays mean.
+    """
+
+    NAME: str  # in addresses and the database
+    FORMAT: str  # the pad file's `format`
+    TITLE: str  # its name for people, marked for translation
+    NEW_TEMPLATE: str  # its new-game form
+
+    @property
+    def played_rules(self) -> PlayedRules | None:
+        """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
+        ...
+
+    def init_app(self, app: Flask) -> None:
+        """What it brings to the app before its pages are registered: views of its own, its templates' words."""
+        ...
+
+    def commands(self) -> Sequence[click.Command]:
+        """Commands of its own for `scorekeeper`."""
+        ...
+
+    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
+        """A seat changing phones loses what only its phone may know (a secret bid): the event to log, and the
+        number of the play it changed (None: none)."""
+        ...
+
+    def setup_from_form(self, form: Any) -> NewMatch: ...
+    def new_game_context(self) -> dict[str, Any]: ...
+    def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
+    def columns(self, setup: Any) -> tuple[list[str], dict[str, Any]]: ...
+    def setup_of(self, game: Any) -> Any: ...
+    def rematch(self, setup: Any) -> Any: ...
+    def label(self, game: Any) -> str: ...
+    def read_pad(self, doc: object, check: bool = False) -> tuple[Any, list[Any]]: ...
+    def write_pad(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]: ...
+    def write_csv(self, setup: Any, plays: Sequence[Any]) -> str: ...
+    def finished(self, setup: Any, plays: Sequence[Any]) -> bool: ...
+    def summary(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]: ...
+    def bg_stats_game(self, setup: Any) -> tuple[str, int | None, int]: ...
+    def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None: ...
+    def played(self, game: Any) -> list[Any]: ...
+
+
+class PlayedRules(Protocol):
+    """A game whose plays the table keeps (plain dicts, the open one's `draft` beside them) and whose one
+    screen it draws: what its form, a tap and its screen mean. A module; `OnPlays` makes it a `GameKind`."""
+
+    NAME: str
+    FORMAT: str
+    TITLE: str
+    TEMPLATE: str  # its one screen
+    NEW_TEMPLATE: str
+
+    def setup_from_form(self, form: Any) -> NewMatch: ...
+    def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
+    def stored(self, setup: Any) -> tuple[list[str], dict[str, Any]]: ...
+    def from_stored(self, players: list[str], options: Mapping[str, Any]) -> Any: ...
+    def label(self, options: Mapping[str, Any]) -> str: ...
+    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[Any, list[dict[str, Any]]]: ...
+    def write_pad(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def finished(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> bool: ...
+    def parse_change(self, form: Any) -> dict[str, Any] | None: ...
+    def apply(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+              change: Mapping[str, Any]) -> Applied: ...
+    def context(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+                actor: Player) -> dict[str, Any]: ...
+    def card_state(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+                   actor: Player) -> object: ...
+    def summary(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def bg_stats_game(self, setup: Any) -> tuple[str, int | None]: ...
+
+
+class OnPlays:
+    """A game whose plays the table keeps, as a `GameKind`: its rules, and the table's storage of plays."""
+
+    def __init__(self, rules: PlayedRules) -> None:
+        self.rules = rules
+        self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
+        self.NEW_TEMPLATE = rules.NEW_TEMPLATE
+
+    @property
+    def played_rules(self) -> PlayedRules:
+        """Its rules: the table draws its screen from them."""
+        return self.rules
+
+    def init_app(self, app: Flask) -> None:
+        """Nothing: the table draws its one screen (`views.matches`), the words are in its templates."""
+
+    def commands(self) -> Sequence[click.Command]:
+        """None: the pad file's `scorekeeper score` is the table's."""
+        return ()
+
+    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
+        """Nothing to forget: what a phone enters is the table's at once."""
+        return "seat", None
+
+    def setup_from_form(self, form: Any) -> NewMatch:
+        """The game its new-game form describes."""
+        return self.rules.setup_from_form(form)
+
+    def new_game_context(self) -> dict[str, Any]:
+        """Nothing besides the form: the form says all."""
+        return {}
+
+    def form_fields(self, setup: Any) -> list[tuple[str, str]]:
+        """The new-game form filled in for another game with the same players."""
+        return self.rules.form_fields(setup)
+
+    def columns(self, setup: Any) -> tuple[list[str], dict[str, Any]]:
+        """The seats' names, and the game's columns: its options (its name stands for its ruleset)."""
+        players, options = self.rules.stored(setup)
+        return players, {"ruleset": self.NAME, "options": options}
+
+    def setup_of(self, game: Any) -> Any:
+        """The setup of a stored game (a record or its plain values)."""
+        return self.rules.from_stored([s.name for s in game.seats], game.options or {})
+
+    def rematch(self, setup: Any) -> Any:
+        """The same game again ("New game with these players" asks the form instead)."""
+        return setup
+
+    def label(self, game: Any) -> str:
+        """The game's name in lists."""
+        return self.rules.label(game.options or {})
+
+    def read_pad(self, doc: object, check: bool = False) -> tuple[Any, list[Any]]:
+        """A pad file's setup and plays (a document `read_any` found of its format); PadError with every problem."""
+        assert isinstance(doc, dict)
+        setup, plays = self.rules.read_pad(doc, check)
+        return setup, list(plays)
+
+    def write_pad(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]:
+        """The pad file, with points."""
+        return self.rules.write_pad(setup, plays)
+
+    def write_csv(self, setup: Any, plays: Sequence[Any]) -> str:
+        """The pad as CSV: a row per round and player, with points and running total."""
+        summary = self.rules.summary(setup, plays)
+        return write_rounds_csv(summary["players"], summary["per_hand"])
+
+    def finished(self, setup: Any, plays: Sequence[Any]) -> bool:
+        """Whether these plays end the game."""
+        return self.rules.finished(setup, plays)
+
+    def summary(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]:
+        """What a finished game leaves for its crew's statistics."""
+        return self.rules.summary(setup, plays)
+
+    def bg_stats_game(self, setup: Any) -> tuple[str, int | None, int]:
+        """The game as BG Stats knows it; the first seat starts."""
+        return (*self.rules.bg_stats_game(setup), 0)
+
+    def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None:
+        """Store the closed plays a new game starts with (an imported pad's)."""
+        game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
+
+    def played(self, game: Any) -> list[Any]:
+        """The closed plays of a stored game, in order."""
+        return [p.data for p in game.plays if p.closed]
+
+
+class Shelf:
+    """The kinds of game an app offers, by name, in the order the start page offers them."""
+
+    def __init__(self, kinds: Iterable[GameKind]) -> None:
+        self.by_name: dict[str, GameKind] = {}
+        for kind in kinds:
+            if kind.NAME in self.by_name:
+                raise ValueError(f"two kinds of game are named {kind.NAME!r}")
+            self.by_name[kind.NAME] = kind
+
+    def __getitem__(self, name: str) -> GameKind:
+        return self.by_name[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def __iter__(self) -> Iterator[GameKind]:
+        return iter(self.by_name.values())
+
+    def get(self, name: str) -> GameKind | None:
+        """The kind called `name`, or None."""
+        return self.by_name.get(name)
+
+    def of(self, game: Any) -> GameKind:
+        """The kind of a stored game (a record, its plain values or a summary's row)."""
+        return self.by_name[game.kind]
+
+    def read_any(self, text: str | bytes, check: bool = True) -> tuple[GameKind, tuple[Any, list[Any]]]:
+        """A pad file of any game, told apart by its `format`: its kind, and (its setup, its plays).
+        PadError with every problem."""
+        doc = read_json(text)
+        found = doc.get("format") if isinstance(doc, dict) else None
+        kinds = list(self)
+        # A document that names no format goes to the first game's reader, the oldest pad file, which says what
+        # is missing in its own terms.
+        kind = next((k for k in kinds if k.FORMAT == found), None) if found is not None else kinds[0]
+        if kind is None:
+            raise PadError([Problem(N_("“format” must be one of %(formats)s, not %(value)s."),
+                                    {"formats": ", ".join(k.FORMAT for k in kinds), "value": shown(found)})])
+        return kind, kind.read_pad(doc, check)
+
+    def score_any(self, text: str | bytes) -> dict[str, Any]:
+        """Read, check and complete a pad file of any game; PadError with every problem."""
+        kind, (setup, plays) = self.read_any(text)
+        return kind.write_pad(setup, plays)
+
+
+EXTENSION = "scorekeeper.kinds"
+
+
+def init_app(app: Flask, kinds: Iterable[GameKind]) -> Shelf:
+    """Offer these kinds of game in `app`."""
+    shelf = app.extensions[EXTENSION] = Shelf(kinds)
+    return shelf
+
+
+def registered() -> Shelf:
+    """The kinds of game the current app offers."""
+    shelf: Shelf = current_app.extensions[EXTENSION]
+    return shelf
+
+
+def kind_of(game: Any) -> GameKind:
+    """The kind of a stored game in the current app (a record, its plain values or a summary's row)."""
+    return registered().of(game)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A stored game whose plays the table keeps, as its rules read it: the rules, the setup, the entries of its
+    closed plays in order, and its open play (the record, still being entered), if any."""
+
+    rules: PlayedRules
+    setup: Any
+    closed: list[dict[str, Any]]
+    open_play: Any = None
+
+    @property
+    def draft(self) -> dict[str, Any] | None:
+        """The entries of the open play so far."""
+        return self.open_play.data if self.open_play is not None else None
+
+
+def stored(game: Any) -> Stored | None:
+    """A stored game (record) whose plays the table keeps, as its rules read it; None for a game that keeps its own."""
+    kind = registered().get(game.kind)
+    rules = kind.played_rules if kind is not None else None
+    if kind is None or rules is None:
+        return None
+    return Stored(rules, kind.setup_of(game), kind.played(game), next((p for p in game.plays if not p.closed), None))

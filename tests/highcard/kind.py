@@ -1,0 +1,154 @@
+"""High card, a kind of game that lives in the tests: each round every player draws a card and enters its value
+(1 to 13) on their own phone; the highest card takes the round, the first to win `target` rounds wins.
+
+It is registered with one line (`create_app(..., games=[*INSTALLED, HIGH_CARD])`) and gets the table's seats,
+joining, the lost phone's way back, the big screen, the live stream, the pad file and crews with no change
+outside the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask
+
+from scorekeeper.kinds import Applied, NewMatch, OnPlays, Player
+from scorekeeper.padfile import PadError
+from scorekeeper.problems import Problem
+from scorekeeper.standings import leaderboard
+
+NAME = "high-card"
+FORMAT = "high-card-pad"
+TITLE = "High card"
+TEMPLATE = "highcard/round.html"
+NEW_TEMPLATE = "highcard/new.html"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The players in seat order, and the rounds a player must win."""
+
+    players: tuple[str, ...]
+    target: int = 3
+
+
+def wins(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Rounds won by each player: the highest card of a round takes it (a tie takes it for each of them)."""
+    won = [0] * len(setup.players)
+    for play in plays:
+        cards = {int(seat): value for seat, value in play["cards"].items()}
+        best = max(cards.values())
+        for seat, value in cards.items():
+            won[seat] += value == best
+    return won
+
+
+def setup_from_form(form: Any) -> NewMatch:
+    names = [n.strip() for n in form.getlist("player") if n.strip()]
+    found = NewMatch(names=names)
+    if not 2 <= len(names) <= 6:
+        found.problems.append(Problem("High card is for 2 to 6 players."))
+    else:
+        found.setup = Setup(tuple(names))
+    return found
+
+
+def form_fields(setup: Setup) -> list[tuple[str, str]]:
+    return [("player", name) for name in setup.players]
+
+
+def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+    return list(setup.players), {"target": setup.target}
+
+
+def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+    return Setup(tuple(players), options.get("target", 3))
+
+
+def label(options: Mapping[str, Any]) -> str:
+    return TITLE
+
+
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
+    if not isinstance(doc.get("players"), list) or not isinstance(doc.get("rounds"), list):
+        raise PadError([Problem("A high card pad has players and rounds.")])
+    return Setup(tuple(doc["players"])), [{"cards": dict(r)} for r in doc["rounds"]]
+
+
+def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    return {"format": FORMAT, "players": list(setup.players), "rounds": [dict(p["cards"]) for p in plays],
+            "wins": wins(setup, plays)}
+
+
+def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+    return max(wins(setup, plays), default=0) >= setup.target
+
+
+def parse_change(form: Any) -> dict[str, Any] | None:
+    raw, seat = str(form.get("card", "")), str(form.get("seat", ""))
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+        return None
+    return {"card": int(raw), "seat": int(seat) if seat.isascii() and seat.isdigit() else None}
+
+
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+          change: Mapping[str, Any]) -> Applied:
+    seat = actor.seat if actor.seat is not None else change.get("seat") if actor.is_host else None
+    if seat is None or not 0 <= seat < len(setup.players):
+        return Applied(denied=True)
+    if not 1 <= change["card"] <= 13:
+        return Applied(problems=(Problem("A card is 1 to 13.", players=(setup.players[seat],)),))
+    cards = {**(draft or {}).get("cards", {}), str(seat): change["card"]}
+    if len(cards) == len(setup.players):
+        return Applied(closed={"cards": cards})
+    return Applied(draft={"cards": cards})
+
+
+def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+            actor: Player) -> dict[str, Any]:
+    won = wins(setup, plays)
+    over = finished(setup, plays)
+    entered = (draft or {}).get("cards", {})
+    return {"setup": setup, "standings": leaderboard(list(setup.players), won, [None] * len(won)),
+            "rounds": [[p["cards"].get(str(s)) for s in range(len(setup.players))] for p in plays],
+            "champion": setup.players[won.index(max(won))] if over else None,
+            "entered": [str(s) in entered for s in range(len(setup.players))],
+            "mine": entered.get(str(actor.seat)) if actor.seat is not None else None}
+
+
+def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+               actor: Player) -> object:
+    return (len(plays), (draft or {}).get("cards", {}).get(str(actor.seat)))
+
+
+def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    won = wins(setup, plays)
+    return {"kind": NAME, "players": list(setup.players), "totals": won,
+            "winners": [p for p, w in zip(setup.players, won) if w == max(won)],
+            "per_hand": [[int(p["cards"][str(s)]) for s in range(len(setup.players))] for p in plays]}
+
+
+def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
+    return TITLE, None
+
+
+class HighCardKind(OnPlays):
+    """The kind, with its templates on a Blueprint of its own (they live beside this module)."""
+
+    def init_app(self, app: Flask) -> None:
+        app.register_blueprint(Blueprint("high_card", __name__,
+                                         template_folder=str(Path(__file__).parent / "templates")))
+
+
+HIGH_CARD = HighCardKind(sys.modules[__name__])  # type: ignore[arg-type]
+
+
+def example_pad() -> str:
+    """A finished pad file of high card: Anne wins three rounds to one."""
+    rounds = [{"0": 13, "1": 2}, {"0": 4, "1": 9}, {"0": 12, "1": 11}, {"0": 10, "1": 3}]
+    return json.dumps({"format": FORMAT, "players": ["Anne", "Ben"], "rounds": rounds})
