@@ -510,30 +510,34 @@ def fill_stored_games(database_url: str, count: int) -> None:
     """Store `count` finished ten-hand games of six, as a service has after a while."""
     from sqlalchemy import create_engine, func, insert, select
 
-    from scorekeeper.models import EntryRecord, Event, Game, HandRecord, Seat
+    from scorekeeper.models import Event, Game, Seat, SecretEntry
+    from scorekeeper.shelf.skullking.storage import EntryRecord, HandRecord
 
     engine = create_engine(database_url)
     with engine.begin() as connection:
         first = connection.execute(select(func.coalesce(func.max(Game.id), 0))).scalar_one() + 1
         hand_id = connection.execute(select(func.coalesce(func.max(HandRecord.id), 0))).scalar_one() + 1
         for batch in range(first, first + count, 1000):
-            games, seats, hands, entries, events = [], [], [], [], []
+            games, seats, hands, entries, bids, events = [], [], [], [], [], []
             for game_id in range(batch, min(batch + 1000, first + count)):
                 # Eight characters: never one of the six-character codes new games draw.
-                games.append({"id": game_id, "ruleset": "classic", "options": {}, "version": 70,
-                              "join_code": f"S{game_id:07d}"})
+                games.append({"id": game_id, "kind": "skull-king", "ruleset": "classic", "options": {},
+                              "version": 70, "join_code": f"S{game_id:07d}"})
                 seats.extend({"game_id": game_id, "position": p, "name": f"P{p}"} for p in range(PLAYERS))
                 for number in range(1, 11):
                     hands.append({"id": hand_id, "game_id": game_id, "number": number, "cards": number,
                                   "phase": "scored"})
-                    entries.extend({"hand_id": hand_id, "position": p, "bid": 0, "tricks": number if p == 0 else 0,
+                    entries.extend({"hand_id": hand_id, "position": p, "tricks": number if p == 0 else 0,
                                     "done": True} for p in range(PLAYERS))
+                    bids.extend({"game_id": game_id, "play": number, "seat": p, "name": "bid", "value": 0}
+                                for p in range(PLAYERS))
                     hand_id += 1
                 events.extend({"game_id": game_id, "version": v, "kind": "result", "hand": 10} for v in range(1, 71))
             connection.execute(insert(Game), games)
             connection.execute(insert(Seat), seats)
             connection.execute(insert(HandRecord), hands)
             connection.execute(insert(EntryRecord), entries)
+            connection.execute(insert(SecretEntry), bids)
             connection.execute(insert(Event), events)
     engine.dispose()
 

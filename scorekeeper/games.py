@@ -1,6 +1,7 @@
 """Games in the database as plain values, kept per version; what a screen may see of them, and when a count ends.
 
-Reading only; every change goes through `service`. A kind reads its plays through its own rules.
+Reading only; every change goes through `service`. A kind reads its plays through its own rules,
+and its own tables (if it keeps any) through `GameKind.read_own`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from sqlalchemy.orm import selectinload
 
 from . import kinds
 from .extensions import WRITE_LOCK, db
-from .models import EntryRecord, Event, Game, HandRecord, Phase, Play, Seat, SeatRequest, phase_at, utcnow
+from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, utcnow
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -32,9 +33,7 @@ def find_game(public_id: str, for_update: bool = False, deleted: bool = False) -
     if not PUBLIC_ID.fullmatch(public_id):
         # No game has such an id; and some databases refuse characters like NUL outright.
         return None
-    # A page needs the whole game: three queries, not one per hand.
-    query = select(Game).where(Game.public_id == public_id).options(
-        selectinload(Game.seats), selectinload(Game.hands).selectinload(HandRecord.entries))
+    query = select(Game).where(Game.public_id == public_id).options(selectinload(Game.seats))
     if not deleted:
         query = query.where(Game.deleted_at.is_(None))
     if for_update:
@@ -54,16 +53,15 @@ def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:
     return db.session.scalar(query)
 
 
-# The event kind of a bid cleared because its seat changed phones, followed by the seat.
-BID_CLEARED = "bid-cleared "
+# The event kind of a secret entry cleared because its seat changed phones: followed by its name and the seat.
+CLEARED = "cleared "
 
 
 # --- a game read as plain values ----------------------------------------------------------
 #
 # Pages and live streams read games far more often than anyone writes one: a game is read
-# in two or three plain SQL queries into frozen values, kept per (game, version) in the
-# process, and shared by every screen of the table. The changes made most often (bids,
-# results, claims) start from these values too (`rows`); the others load the game's records.
+# in a few plain SQL queries into frozen values, kept per (game, version) in the process,
+# and shared by every screen of the table. Changes start from these values too (`rows`).
 
 
 # Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
@@ -93,51 +91,25 @@ class RequestState:
 
 
 @dataclass(frozen=True, slots=True)
-class EntryState:
-    """One player's line in one hand, as stored (the bid too: `hand_of` decides who sees it)."""
+class SecretState:
+    """A secret entry as stored (`value` None where this view may only know that it is in)."""
 
-    position: int
-    bid: int | None
-    tricks: int | None
-    bonuses: dict[str, int]
-    loot_with: tuple[int, ...]
-    wager: int | None
-    shot: str | None
-    bid_changed_from: int | None
-    done: bool
-    # Whether a bid is in: the table may know that much while the bids are secret.
-    ready: bool
-    # Refused for a clash with others: this player checks their result again.
-    fixing: bool = False
-    # Whether a cannon is loaded: the table may know that much while the loads are secret.
-    loaded: bool = False
+    play: int
+    seat: int
+    name: str
+    value: Any
 
 
 @dataclass(frozen=True, slots=True)
-class HandState:
-    """One hand as stored, with its phase at the moment the game was looked at."""
+class Count:
+    """The secret entries the table collects now: those named `name` of play `play`. While `reveal_at` is None
+    they are coming in; then the YO-HO-HO count runs until `reveal_at`, and once it is `over` (as the game was
+    looked at) everyone sees them."""
 
-    # Its row, which a change writes to.
-    id: int
-    number: int
-    cards: int
-    lost_tricks: int
-    stored_phase: Phase
-    corrected: bool
+    play: int
+    name: str
     reveal_at: datetime | None
-    entries: tuple[EntryState, ...]
-    phase: Phase
-    # The cannonball rule: the players load their cannons in secret once the bids are revealed.
-    cannons: bool = False
-
-    def phase_at(self, now: datetime) -> Phase:
-        """The phase at `now`: a count that has run out has revealed the bids (or the loads)."""
-        return phase_at(self.stored_phase, self.reveal_at, self.cannons, now)
-
-    @property
-    def count_over(self) -> bool:
-        """Whether a count stored as running is over, as this value was looked at."""
-        return self.stored_phase.is_count and self.phase != self.stored_phase
+    over: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,16 +137,22 @@ class GameState:
     finished_at: datetime | None
     first_dealer: int
     seats: tuple[SeatState, ...]
-    # Its hands, for a kind that keeps its own (none when the table keeps its plays).
-    hands: tuple[HandState, ...]
-    # Seats of the hand being bid whose bid was cleared when they changed phones.
-    bids_cleared: frozenset[int] = field(default_factory=frozenset)
+    # What its kind keeps in tables of its own, read by the kind (`GameKind.read_own`; none when the table keeps
+    # its plays).
+    own: tuple[Any, ...] = ()
     # New phones asking for seats, oldest first (answered ones only while turned away).
     requests: tuple[RequestState, ...] = ()
     # The game its host started next with these players: the phones follow there.
     next_game: str | None = None
-    # Its plays, when the table keeps them (none for a kind that keeps its own hands).
+    # Its plays, when the table keeps them (none for a kind that keeps its own).
     plays: tuple[PlayState, ...] = ()
+    # Its secret entries, all of them (`as_seen_by` decides who sees which), and the count that reveals them.
+    secrets: tuple[SecretState, ...] = ()
+    count: Count | None = None
+    # Seats whose secret entry of the count running now was cleared when they changed phones.
+    cleared: frozenset[int] = field(default_factory=frozenset)
+    # Whose view this is: "" as stored, else what `as_seen_by` kept of it ("table", "seat 2").
+    view: str = ""
 
     @property
     def open_requests(self) -> tuple[RequestState, ...]:
@@ -186,58 +164,68 @@ class GameState:
 
         Only `as_it_stands` may show what this reveals: it confirms a count's end first.
         """
-        hands = tuple(h if h.phase_at(now) == h.phase else replace(h, phase=h.phase_at(now)) for h in self.hands)
-        return self if all(a is b for a, b in zip(hands, self.hands)) else replace(self, hands=hands)
+        count = self.count
+        if count is None or count.reveal_at is None:
+            return self
+        over = count.reveal_at <= now
+        return self if over == count.over else replace(self, count=replace(count, over=over))
 
     @property
     def reveal_at(self) -> datetime | None:
         """When the count running now ends, if one is running."""
-        return next((h.reveal_at for h in self.hands if h.phase.is_count), None)
+        count = self.count
+        return count.reveal_at if count is not None and not count.over else None
 
     @property
     def edition(self) -> int:
         """Orders what the table may see: every version, and the end of a count within one."""
-        return self.version * 2 + any(h.count_over for h in self.hands)
+        return self.version * 2 + (self.count is not None and self.count.over)
+
+    def is_secret(self, play: int, name: str) -> bool:
+        """Whether the entries `name` of `play` are still secret: the table collects or counts them."""
+        count = self.count
+        return count is not None and not count.over and (count.play, count.name) == (play, name)
+
+    def secrets_of(self, play: int, name: str) -> dict[int, Any]:
+        """The secret entries `name` of `play` in this view, by seat (a value None: in, but not shown here)."""
+        return {s.seat: s.value for s in self.secrets if s.play == play and s.name == name}
 
 
-class _MovedOn(Exception):
+class MovedOn(Exception):
     """The game changed between the two statements of one read."""
 
 
 def read_state(game_id: int) -> GameState | None:
-    """Read one game into plain values: game with seats, then hands with entries, at one version."""
+    """Read one game into plain values at one version: game with seats, its plays or its kind's own tables, its
+    secret entries, its seat requests."""
     for _ in range(5):
         try:
             return _read_game_once(game_id)
-        except _MovedOn:
+        except MovedOn:
             continue
     return None
 
 
-_games, _seats, _hands, _entries = Game.__table__, Seat.__table__, HandRecord.__table__, EntryRecord.__table__
+_games, _seats, _secrets = Game.__table__, Seat.__table__, SecretEntry.__table__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
-           _games.c.host_token, _games.c.next_game,
+           _games.c.host_token, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
     .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
-_ENTRIES_OF_GAME = (
-    select(_games.c.version, _hands.c.id.label("hand_id"), _hands.c.number, _hands.c.cards, _hands.c.lost_tricks,
-           _hands.c.phase.label("stored_phase"), _hands.c.corrected, _hands.c.reveal_at, _hands.c.cannons,
-           _entries.c.position, _entries.c.bid, _entries.c.tricks,
-           _entries.c.bonuses, _entries.c.loot_with, _entries.c.wager, _entries.c.shot, _entries.c.bid_changed_from,
-           _entries.c.done, _entries.c.fixing)
-    .join_from(_hands, _entries, _entries.c.hand_id == _hands.c.id).join(_games, _games.c.id == _hands.c.game_id)
-    .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
-
 
 _plays = Play.__table__
 _PLAYS_OF_GAME = (
     select(_games.c.version, _plays.c.number, _plays.c.data, _plays.c.closed)
     .join_from(_plays, _games, _games.c.id == _plays.c.game_id)
     .where(_plays.c.game_id == bindparam("game_id")).order_by(_plays.c.number))
+
+_SECRETS_OF_GAME = (
+    select(_games.c.version, _secrets.c.play, _secrets.c.seat, _secrets.c.name, _secrets.c.value)
+    .join_from(_secrets, _games, _games.c.id == _secrets.c.game_id)
+    .where(_secrets.c.game_id == bindparam("game_id")).order_by(_secrets.c.play, _secrets.c.name, _secrets.c.seat))
 
 _requests = SeatRequest.__table__
 _REQUESTS_OF_GAME = (
@@ -258,75 +246,65 @@ def _read_game_once(game_id: int) -> GameState | None:
     if not seat_rows:
         return None
     first = seat_rows[0]
-    # A game's plays are the table's rows or its kind's own hands, never both: only those are read.
-    keeps_plays = kinds.registered()[first.kind].played_rules is not None
-    hands, cleared = ((), frozenset()) if keeps_plays else _hands_of(connection, game_id, first.version)
+    kind = kinds.registered()[first.kind]
+    # A game's plays are the table's rows or its kind's own tables, never both: only those are read.
+    keeps_plays = kind.played_rules is not None
+    own = () if keeps_plays else kind.read_own(connection, game_id, first.version)
     plays = _plays_of(connection, game_id, first.version) if keeps_plays else ()
-    request_rows = _at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
+    count = Count(first.count_play, first.count_name, first.reveal_at) if first.count_name is not None else None
+    secrets: tuple[SecretState, ...] = ()
+    if kind.SECRETS:
+        secret_rows = at_version(connection.execute(_SECRETS_OF_GAME, {"game_id": game_id}).all(), first.version)
+        secrets = tuple(SecretState(r.play, r.seat, r.name, r.value) for r in secret_rows)
+    request_rows = at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
     requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
-                     first.version,
-                     first.host_token, first.join_code, first.finished_at, first.first_dealer,
+                     first.version, first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     hands, cleared, requests, first.next_game, plays)
+                     own, requests, first.next_game, plays, secrets, count, _cleared(connection, game_id, count))
 
 
-def _at_version(rows: Sequence[Any], version: int) -> Sequence[Any]:
-    """Rows read with the game's version: _MovedOn if a commit came between this query and the first."""
+def at_version(rows: Sequence[Any], version: int) -> Sequence[Any]:
+    """Rows read with the game's version (each query of a read selects it): read again if a commit came between
+    this query and the game's first (raises `MovedOn`, which `read_state` catches)."""
     if any(row.version != version for row in rows[:1]):
-        raise _MovedOn()
+        raise MovedOn()
     return rows
 
 
-def _hands_of(connection: Any, game_id: int, version: int) -> tuple[tuple[HandState, ...], frozenset[int]]:
-    """A game's hands with their entries, and the seats of the hand being bid whose bid was cleared."""
-    hand_rows = _at_version(connection.execute(_ENTRIES_OF_GAME, {"game_id": game_id}).all(), version)
-    hands: list[HandState] = []
-    entries: list[EntryState] = []
-    for index, row in enumerate(hand_rows):
-        entries.append(EntryState(row.position, row.bid, row.tricks, dict(row.bonuses or {}),
-                                  tuple(row.loot_with or ()), row.wager, row.shot, row.bid_changed_from,
-                                  bool(row.done), row.bid is not None, bool(row.fixing), row.shot is not None))
-        if index + 1 == len(hand_rows) or hand_rows[index + 1].number != row.number:
-            phase = Phase(row.stored_phase)
-            hands.append(HandState(row.hand_id, row.number, row.cards, row.lost_tricks, phase, row.corrected,
-                                   row.reveal_at, tuple(entries), phase, bool(row.cannons)))
-            entries = []
-    bidding = next((h.number for h in hands if h.stored_phase == Phase.BIDDING), None)
-    if bidding is None:
-        return tuple(hands), frozenset()
-    kinds = connection.execute(select(Event.__table__.c.kind).where(
-        Event.__table__.c.game_id == game_id, Event.__table__.c.hand == bidding,
-        Event.__table__.c.kind.startswith(BID_CLEARED))).scalars().all()
-    return tuple(hands), frozenset(int(kind.removeprefix(BID_CLEARED)) for kind in kinds)
+def _cleared(connection: Any, game_id: int, count: Count | None) -> frozenset[int]:
+    """The seats whose secret entry of the count running now was cleared when they changed phones."""
+    if count is None or count.reveal_at is not None:
+        return frozenset()
+    prefix = f"{CLEARED}{count.name} "
+    found = connection.execute(select(Event.__table__.c.kind).where(
+        Event.__table__.c.game_id == game_id, Event.__table__.c.hand == count.play,
+        Event.__table__.c.kind.startswith(prefix))).scalars().all()
+    return frozenset(int(kind.removeprefix(prefix)) for kind in found)
 
 
 def _plays_of(connection: Any, game_id: int, version: int) -> tuple[PlayState, ...]:
     """The plays of a game whose plays the table keeps, in order."""
-    play_rows = _at_version(connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all(), version)
+    play_rows = at_version(connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all(), version)
     return tuple(PlayState(r.number, dict(r.data or {}), bool(r.closed)) for r in play_rows)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:
-    """The game as a screen may see it: a secret bid or load only on its own seat's phone, no secret at all.
+    """The game as a screen may see it: a secret entry (a bid, a load) only on its own seat's phone, no secret at
+    all. Everyone may know that an entry is in, not what it is.
 
-    `seat` None is the whole table (host, big screen, anyone with the link): no hidden bid.
-    Every page and the live stream draw from what this returns, so no bid can leak by mistake.
+    `seat` None is the whole table (host, big screen, anyone with the link): no hidden entry.
+    Every page and the live stream draw from what this returns, so no secret can leak by mistake.
     """
-    def secrets_kept(entry: EntryState, hand: HandState) -> EntryState:
-        if entry.position == seat:
-            return entry
-        if hand.phase.is_secret and entry.bid is not None:
-            entry = replace(entry, bid=None)
-        if hand.phase.loads_secret and entry.shot is not None:
-            entry = replace(entry, shot=None)
-        return entry
-
-    hands = tuple(replace(h, entries=tuple(secrets_kept(e, h) for e in h.entries)) if h.phase.loads_secret else h
-                  for h in game.hands)
+    count = game.count
+    secrets = game.secrets
+    if count is not None and not count.over:
+        secrets = tuple(replace(s, value=None) if (s.play, s.name) == (count.play, count.name) and s.seat != seat
+                        else s for s in secrets)
     seats = tuple(replace(s, token_hash="" if s.token_hash is not None else None) for s in game.seats)
     requests = tuple(replace(r, token_hash="") for r in game.requests)
-    return replace(game, hands=hands, seats=seats, requests=requests, host_token="")
+    view = "table" if seat is None else f"seat {seat}"
+    return replace(game, secrets=secrets, seats=seats, requests=requests, host_token="", view=view)
 
 
 # Records (for writes) or plain values (for reading): the rules see them alike.
@@ -415,7 +393,7 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
 # still takes a late bid and makes them secret again. So the end is decided in one place, the
 # way writers decide it, and it is airtight for this reason:
 #
-# - a writer (`service._locked`) holds the game's write lock, reads the deciding clock, and
+# - a writer (`service.locked`) holds the game's write lock, reads the deciding clock, and
 #   changes a secret only if the count has not ended by that clock;
 # - before anything is shown revealed, `as_it_stands` takes the same lock, checks that the
 #   version it is about to reveal is still the one committed, and reads the same clock.
@@ -459,21 +437,24 @@ def as_it_stands(state: GameState, now: datetime) -> GameState | None:
     but not yet by the deciding one (another host's) still shows as a count.
     """
     shown = state.at(now)
+    count = shown.count
+    if count is None or not count.over:
+        return shown
     kept = cache("counts ended")
-    for hand in shown.hands:
-        key = (state.id, hand.number, hand.reveal_at)
-        if not hand.count_over or kept.get(key):
-            continue
-        # The screens of one game wake together when its count runs out: one of them asks.
-        with _confirming(key):
-            if kept.get(key):
-                continue
-            version, deciding_now = _confirm_count_end(state.id)
-            if version != state.version:
-                return None
-            if hand.phase_at(deciding_now) == hand.stored_phase:
-                return state.at(deciding_now)
-            kept.put(key, True)
+    key = (state.id, count.play, count.name, count.reveal_at)
+    if kept.get(key):
+        return shown
+    # The screens of one game wake together when its count runs out: one of them asks.
+    with _confirming(key):
+        if kept.get(key):
+            return shown
+        version, deciding_now = _confirm_count_end(state.id)
+        if version != state.version:
+            return None
+        confirmed = state.at(deciding_now)
+        if confirmed.count is None or not confirmed.count.over:
+            return confirmed
+        kept.put(key, True)
     return shown
 
 
@@ -487,11 +468,3 @@ def _confirming(key: Any) -> threading.Lock:
     if locks is None:
         locks = current_app.extensions.setdefault("count end locks", tuple(threading.Lock() for _ in range(64)))
     return locks[hash(key) % len(locks)]
-
-
-def summary_of(game: AnyGame) -> dict[str, Any] | None:
-    """What a finished game leaves for its crew's statistics, as its kind says; None while it is played."""
-    if game.finished_at is None:
-        return None
-    kind = kinds.kind_of(game)
-    return kind.summary(kind.setup_of(game), kind.played(game))

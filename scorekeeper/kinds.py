@@ -60,16 +60,19 @@ class NewMatch:
 class GameKind(Protocol):
     """What the table machinery asks of every game: its names, its setup, its stored plays, its pad file.
 
-    A setup is the kind's own plain value (a Skull King `Table`, a Skip-Bo `Setup`); its plays
-    are plain values too (Skull King's hands, the others' stored dicts), the closed ones in
-    order. The table stores, locks, versions and pushes a game; the kind alone knows what its
-    setup and plays mean.
+    A setup is the kind's own plain value (the players, the rules and options chosen); its
+    plays are plain values too (hands or rounds as its rules have them, or the dicts the table
+    stores for it), the closed ones in order. The table stores, locks, versions and pushes a
+    game, and keeps its secret entries; the kind alone knows what its setup and plays mean.
     """
 
     NAME: str  # in addresses and the database
     FORMAT: str  # the pad file's `format`
     TITLE: str  # its name for people, marked for translation
     NEW_TEMPLATE: str  # its new-game form
+    # The names of its secret entries (a bid, a cannon's load): each is seen by its own phone alone until the
+    # table reveals them together (`service.enter_secret`, `games.as_seen_by`, `games.as_it_stands`).
+    SECRETS: tuple[str, ...]
 
     @property
     def played_rules(self) -> PlayedRules | None:
@@ -84,9 +87,9 @@ class GameKind(Protocol):
         """Commands of its own for `scorekeeper`."""
         ...
 
-    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
-        """A seat changing phones loses what only its phone may know (a secret bid): the event to log, and the
-        number of the play it changed (None: none)."""
+    def read_own(self, connection: Any, game_id: int, version: int) -> tuple[Any, ...]:
+        """What it keeps in tables of its own for a game, as plain values read at `version` (each query checked with
+        `games.at_version`); nothing when the table keeps its plays."""
         ...
 
     def setup_from_form(self, form: Any) -> NewMatch: ...
@@ -142,6 +145,7 @@ class OnPlays:
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE = rules.NEW_TEMPLATE
+        self.SECRETS: tuple[str, ...] = ()
 
     @property
     def played_rules(self) -> PlayedRules:
@@ -155,9 +159,9 @@ class OnPlays:
         """None: the pad file's `scorekeeper score` is the table's."""
         return ()
 
-    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
-        """Nothing to forget: what a phone enters is the table's at once."""
-        return "seat", None
+    def read_own(self, connection: Any, game_id: int, version: int) -> tuple[Any, ...]:
+        """Nothing: the table keeps its plays."""
+        return ()
 
     def setup_from_form(self, form: Any) -> NewMatch:
         """The game its new-game form describes."""

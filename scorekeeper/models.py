@@ -1,14 +1,14 @@
-"""The database models: games, their seats, hands and entries."""
+"""The table's database models: games, their seats and the phones asking for one, the plays and secret entries
+the table keeps for their kinds, the event log. A kind with tables of its own declares them in its package."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint, false
-from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
@@ -39,47 +39,6 @@ def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
-class Phase(StrEnum):
-    """Where a hand stands: bids secret (bidding, counting), with the cannonball rule the loads
-    secret (loading, firing), then played, then scored."""
-
-    BIDDING = "bidding"
-    COUNTING = "counting"
-    LOADING = "loading"
-    FIRING = "firing"
-    PLAYING = "playing"
-    SCORED = "scored"
-
-    @property
-    def is_secret(self) -> bool:
-        """Until the count ends, nobody but a bid's own phone may see it."""
-        return self in (Phase.BIDDING, Phase.COUNTING)
-
-    @property
-    def loads_secret(self) -> bool:
-        """Until the second count ends, nobody but a cannon's own phone may see its load."""
-        return self in (Phase.BIDDING, Phase.COUNTING, Phase.LOADING, Phase.FIRING)
-
-    @property
-    def is_count(self) -> bool:
-        """A YO-HO-HO count: it ends by itself at the hand's `reveal_at`, with no write."""
-        return self in (Phase.COUNTING, Phase.FIRING)
-
-    def after_count(self, cannons: bool) -> Phase:
-        """The phase a count gives way to: the bids' count to the loading of the cannons (if the hand
-        loads them) or to play, the loads' count to play."""
-        if self == Phase.COUNTING and cannons:
-            return Phase.LOADING
-        return Phase.PLAYING
-
-
-def phase_at(stored: Phase, reveal_at: datetime | None, cannons: bool, now: datetime) -> Phase:
-    """A hand's phase at `now`: a count whose time has come gives way to what follows it."""
-    if stored.is_count and reveal_at is not None and reveal_at <= now:
-        return stored.after_count(cannons)
-    return stored
-
-
 class Game(Model):
     """A game at one table: who plays, under which rules, and its hands."""
 
@@ -87,7 +46,7 @@ class Game(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
-    # Its kind's name (`shelf.kinds()`): the kind reads the rest (its hands, or its `Play`s).
+    # Its kind's name (`kinds.registered()`): the kind reads the rest (its own tables, or its `Play`s).
     kind: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -108,11 +67,15 @@ class Game(Model):
     next_game: Mapped[str | None] = mapped_column(String(32))
     # The seat that deals the first hand; seats keep the order the host typed them in.
     first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The secret entries the table collects now (those named `count_name` of play `count_play`), and once all
+    # are in, when they show (the YO-HO-HO count's end): until then only each entry's own phone sees it.
+    count_play: Mapped[int | None]
+    count_name: Mapped[str | None] = mapped_column(String(16))
+    reveal_at: Mapped[datetime | None]
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan")
-    hands: Mapped[list[HandRecord]] = relationship(
-        back_populates="game", order_by="HandRecord.number", cascade="all, delete-orphan")
+    secrets: Mapped[list[SecretEntry]] = relationship(back_populates="game", cascade="all, delete-orphan")
     plays: Mapped[list[Play]] = relationship(
         back_populates="game", order_by="Play.number", cascade="all, delete-orphan")
     requests: Mapped[list[SeatRequest]] = relationship(
@@ -153,79 +116,26 @@ class SeatRequest(Model):
     game: Mapped[Game] = relationship(back_populates="requests")
 
 
-class HandRecord(Model):
-    """One hand of a game; its phase moves bidding → playing → scored."""
+class SecretEntry(Model):
+    """An entry only its own phone may see until the table reveals them all together: a bid, a cannon's load.
 
-    __tablename__ = "hand"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    Which are secret now is the game's count (`Game.count_play`, `count_name`, `reveal_at`); the
+    entries of earlier counts are shown to everyone, as the kind's pad has them.
+    """
+
+    __tablename__ = "secret_entry"
+    __table_args__ = (UniqueConstraint("game_id", "play", "seat", "name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
-    number: Mapped[int]
-    cards: Mapped[int]
-    lost_tricks: Mapped[int] = mapped_column(default=0)
-    # As last written; `phase` is what it is now, since a count ends by itself.
-    stored_phase: Mapped[Phase] = mapped_column(
-        "phase", Enum(Phase, native_enum=False, length=12, create_constraint=False,
-                      values_callable=lambda phases: [p.value for p in phases]),
-        default=Phase.BIDDING)
-    corrected: Mapped[bool] = mapped_column(default=False)
-    # While counting YO-HO-HO: when the bids (or the cannons' loads) show.
-    reveal_at: Mapped[datetime | None]
-    # The cannonball rule: after the bids are revealed, each player loads grapeshot or cannonball in secret.
-    cannons: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The play (a hand, a round) it belongs to, and the seat that entered it.
+    play: Mapped[int]
+    seat: Mapped[int]
+    # What it is, in its kind's words ("bid", "shot"), and its value (a number or a word).
+    name: Mapped[str] = mapped_column(String(16))
+    value: Mapped[Any] = mapped_column(JSON)
 
-    game: Mapped[Game] = relationship(back_populates="hands")
-    entries: Mapped[list[EntryRecord]] = relationship(
-        back_populates="hand", order_by="EntryRecord.position", cascade="all, delete-orphan")
-
-    def phase_at(self, now: datetime) -> Phase:
-        """The phase at `now`: a count that has run out has revealed the bids (or loads), stored or not."""
-        return phase_at(self.stored_phase, self.reveal_at, self.cannons, now)
-
-    def see_at(self, now: datetime) -> None:
-        """Fix the phase as it stands at `now`: the service does so with the clock read under the game's lock."""
-        self.__dict__["_phase_seen"] = self.phase_at(now)
-
-    @property
-    def phase(self) -> Phase:
-        """The phase when first asked (or as `see_at` fixed it), then kept, so one change never sees two phases.
-
-        Reading a hand never needs a write to reveal its bids.
-        """
-        seen = self.__dict__.get("_phase_seen")
-        if seen is None:
-            seen = self.__dict__["_phase_seen"] = self.phase_at(utcnow())
-        return seen
-
-    @validates("stored_phase", "reveal_at")
-    def _forget_seen_phase(self, key: str, value: Any) -> Any:
-        self.__dict__.pop("_phase_seen", None)
-        return value
-
-
-class EntryRecord(Model):
-    """One player's line in one hand."""
-
-    __tablename__ = "entry"
-    __table_args__ = (UniqueConstraint("hand_id", "position"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)
-    position: Mapped[int]
-    bid: Mapped[int | None]
-    tricks: Mapped[int | None]
-    bonuses: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
-    loot_with: Mapped[list[int]] = mapped_column(JSON, default=list)
-    wager: Mapped[int | None]
-    shot: Mapped[str | None] = mapped_column(String(12))
-    bid_changed_from: Mapped[int | None]
-    # The player's phone says its result is complete.
-    done: Mapped[bool] = mapped_column(default=False, server_default=false())
-    # The hand was refused for a clash this player is part of: they check their result again.
-    fixing: Mapped[bool] = mapped_column(default=False, server_default=false())
-
-    hand: Mapped[HandRecord] = relationship(back_populates="entries")
+    game: Mapped[Game] = relationship(back_populates="secrets")
 
 
 class Play(Model):

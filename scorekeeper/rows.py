@@ -1,9 +1,10 @@
-"""The rows a change writes, as plain statements, for the changes a table makes most: bids, results, claims.
+"""The table's rows a change writes, as plain statements: the game's lock, version, end and event, and the
+secret entries with the count that reveals them.
 
-These changes read the game as the pages do (plain values, kept per version in the process)
-after locking its row, and write only the rows they change: no ORM object of the game is
-loaded, which was the largest piece of a write. `service` decides what to write; this module
-only knows the tables.
+A change reads the game as the pages do (plain values, kept per version in the process)
+after locking its row, and writes only the rows it changes: no ORM object of the game is
+loaded. `service` decides what to write; this module only knows the tables. A kind with
+tables of its own writes them the same way, in its package.
 """
 
 from __future__ import annotations
@@ -11,16 +12,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 
 from . import games
 from .extensions import db
-from .models import EntryRecord, Event, Game, HandRecord, Phase, utcnow
+from .models import Event, Game, SecretEntry, utcnow
 
-_games, _hands, _entries, _events = (cast(Table, model.__table__) for model in (Game, HandRecord, EntryRecord, Event))
-
-# The columns of an entry a change may write, and their values as the read side has them.
-ENTRY_COLUMNS = ("bid", "tricks", "bonuses", "loot_with", "wager", "shot", "bid_changed_from", "done", "fixing")
+_games, _events, _secrets = (cast(Table, model.__table__) for model in (Game, Event, SecretEntry))
 
 _LOCK = select(_games.c.id, _games.c.version).where(
     _games.c.public_id == bindparam("public_id"), _games.c.deleted_at.is_(None)).with_for_update()
@@ -34,53 +32,46 @@ def lock(public_id: str) -> tuple[int, int] | None:
     return (row.id, row.version) if row is not None else None
 
 
-def entry_values(entry: games.EntryState) -> dict[str, Any]:
-    """An entry's stored columns, from its plain value."""
-    return {"bid": entry.bid, "tricks": entry.tricks, "bonuses": entry.bonuses, "loot_with": list(entry.loot_with),
-            "wager": entry.wager, "shot": entry.shot, "bid_changed_from": entry.bid_changed_from,
-            "done": entry.done, "fixing": entry.fixing}
-
-
-def write_hand(before: games.HandState, after: games.HandState) -> None:
-    """Store what changed in one hand: its own columns, and the entries that differ (each one row)."""
-    connection = db.session.connection()
-    hand_id = before.id
-    changed = {column: value for column, value, was in (
-        ("phase", after.stored_phase, before.stored_phase), ("reveal_at", after.reveal_at, before.reveal_at),
-        ("lost_tricks", after.lost_tricks, before.lost_tricks), ("cards", after.cards, before.cards),
-    ) if value != was}
-    if changed:
-        connection.execute(update(_hands).where(_hands.c.id == hand_id).values(**changed))
-    for old, new in zip(before.entries, after.entries, strict=True):
-        values, was = entry_values(new), entry_values(old)
-        changed = {column: values[column] for column in ENTRY_COLUMNS if values[column] != was[column]}
-        if changed:
-            connection.execute(update(_entries).where(_entries.c.hand_id == hand_id,
-                                                      _entries.c.position == new.position).values(**changed))
-
-
-def open_hand(game_id: int, number: int, cards: int, cannons: bool, seats: int) -> None:
-    """A new hand, being bid, with an empty entry per seat."""
-    connection = db.session.connection()
-    hand_id = connection.execute(insert(_hands).values(
-        game_id=game_id, number=number, cards=cards, phase=Phase.BIDDING, corrected=False, lost_tricks=0,
-        cannons=cannons).returning(_hands.c.id)).scalar_one()
-    connection.execute(insert(_entries), [{"hand_id": hand_id, "position": position, "bonuses": {}, "loot_with": [],
-                                           "done": False, "fixing": False} for position in range(seats)])
-
-
 def finish(game_id: int, finished_at: datetime, summary: dict[str, Any] | None) -> None:
     """The game is over: when, and what its crew's statistics read."""
     db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(
         finished_at=finished_at, summary=summary))
 
 
-def bump(game_id: int, version: int) -> None:
-    """The game's next version (its row is locked, so `version` is the one stored)."""
-    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(version=version))
+def bump(game_id: int, version: int, **columns: Any) -> None:
+    """The game's next version (its row is locked, so `version` is the one stored), with what else of its row
+    the change changed."""
+    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(version=version, **columns))
 
 
 def log(game_id: int, version: int, kind: str, hand: int | None) -> None:
     """The event every screen follows."""
     db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
                                                             at=utcnow()))
+
+
+# --- secret entries and their count ---------------------------------------------------------
+
+
+def collect(game_id: int, play: int | None, name: str | None, reveal_at: datetime | None = None) -> None:
+    """The secret entries the table collects now (`name` of `play`), and when they show; None: none."""
+    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(
+        count_play=play, count_name=name, reveal_at=reveal_at))
+
+
+def put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: bool) -> None:
+    """A seat's secret entry: `new`, or a change of the one stored."""
+    connection = db.session.connection()
+    if new:
+        connection.execute(insert(_secrets).values(game_id=game_id, play=play, seat=seat, name=name, value=value))
+        return
+    connection.execute(update(_secrets).where(_secrets.c.game_id == game_id, _secrets.c.play == play,
+                                              _secrets.c.seat == seat, _secrets.c.name == name).values(value=value))
+
+
+def drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -> int:
+    """Forget the secret entries `name` of `play` (of one seat, or all); how many there were."""
+    where = [_secrets.c.game_id == game_id, _secrets.c.play == play, _secrets.c.name == name]
+    if seat is not None:
+        where.append(_secrets.c.seat == seat)
+    return int(db.session.connection().execute(delete(_secrets).where(*where)).rowcount)

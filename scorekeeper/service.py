@@ -1,9 +1,11 @@
-"""Every change a table can make, one function each.
+"""Every change a table can make, one function each, and the transaction every kind's changes go through.
 
-Each function takes plain values and the acting browser's credentials, checks access and
-the rules, changes the records, bumps the game's version and logs the event, all in one
-transaction; it answers with an `Outcome` (what happened, or the problems, with nothing
-stored) or raises `NotFound` / `NotAllowed`. Nothing else in the app writes a game.
+Each change takes plain values and the acting browser's credentials, checks access and the
+rules, writes, bumps the game's version and logs the event, all in one transaction; it
+answers with an `Outcome` (what happened, or the problems, with nothing stored) or raises
+`NotFound` / `NotAllowed`. A kind's own changes use the same public steps (`locked`, then
+`refuse` / `deny` / `stale`, or its writes and `commit`; `enter_secret` for a secret entry).
+Nothing else in the app writes a game.
 """
 
 from __future__ import annotations
@@ -20,17 +22,7 @@ from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .live import CHANGES, CHANNEL
-from .models import (
-    Game,
-    JoinAttempt,
-    Phase,
-    Play,
-    Seat,
-    SeatRequest,
-    new_join_code,
-    new_public_id,
-    utcnow,
-)
+from .models import Game, JoinAttempt, Play, Seat, SeatRequest, new_join_code, new_public_id, utcnow
 from .problems import N_, Problem
 
 # A seat as stored, or as the pages read it.
@@ -70,27 +62,23 @@ LOCKED_AT = "locked_at"
 
 
 def _locked(public_id: str) -> Game:
-    """The game, locked for writing until this transaction ends, or NotFound.
-
-    Its hands' phases are fixed by the deciding clock read under the lock, so a count that has
-    ended for any screen has ended for this change too (see "the end of a count" in games.py).
-    """
+    """The game's record (for the table's changes of seats and the games list), locked for writing until this
+    transaction ends, or NotFound. The deciding clock is read under the lock (`lock_time`)."""
     begin_write()
     game = games.find_game(public_id, for_update=True)
     if game is None:
         db.session.rollback()
         raise NotFound(public_id)
-    now = db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
-    for record in game.hands:
-        record.see_at(now)
+    db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
     return game
 
 
-def _locked_values(public_id: str) -> games.GameState:
+def locked(public_id: str) -> games.GameState:
     """The game as plain values, its row locked for writing until this transaction ends, or NotFound.
 
-    For the changes made most often: no record of the game is loaded, and their hands' phases
-    stand by the deciding clock read under the lock, as `_locked`'s do.
+    Where a count stands is fixed by the deciding clock read under the lock, so a count that has
+    ended for any screen has ended for this change too (see "the end of a count" in games.py).
+    No record of the game is loaded: a change writes only the rows it changes.
     """
     begin_write()
     found = rows.lock(public_id)
@@ -100,60 +88,106 @@ def _locked_values(public_id: str) -> games.GameState:
         db.session.rollback()
         raise NotFound(public_id)
     now = db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
+    db.session.info[GAME_COLUMNS] = {}
     return game.at(now)
 
 
-def _lock_time() -> datetime:
+# Where a change keeps what it changes of the game's own row (its count), written with the version in one statement.
+GAME_COLUMNS = "game_columns"
+
+
+def lock_time() -> datetime:
     """When the lock of the change under way was granted, by the deciding clock."""
     return db.session.info[LOCKED_AT]
 
 
-def count_when_all_in(all_in: bool, waiting: Phase, counting: Phase,
-                      count_seconds: float) -> tuple[Phase, datetime | None]:
-    """Secrets revealed together, for any kind whose entries are secret until every seat's is in: then the
-    YO-HO-HO count starts (again, after any change, from the lock's moment) and they show when it ends, by the
-    clock of `games.as_it_stands`. The phase and the count's end to store."""
-    if all_in:
-        return counting, _lock_time() + timedelta(seconds=count_seconds)
-    return waiting, None
+def enter_secret(game: games.GameState, play: int, seat: int, name: str, value: Any, count_seconds: float) -> bool:
+    """A seat's secret entry (a bid, a cannon's load), seen by its own phone alone, of the entries the table collects
+    now (`name` of `play`): once every seat's is in, the YO-HO-HO count starts, again after any change, from the
+    lock's moment, and they all show when it ends, by the clock of `games.as_it_stands`. Whether the count runs.
+
+    The kind has checked that these entries may still change (not shown yet); whatever the value, the version
+    moves by one, so nothing another screen can see depends on a hidden entry.
+    """
+    entered = game.secrets_of(play, name)
+    rows.put_secret(game.id, play, seat, name, value, new=seat not in entered)
+    all_in = set(entered) | {seat} >= set(range(len(game.seats)))
+    count = games.Count(play, name, lock_time() + timedelta(seconds=count_seconds) if all_in else None)
+    if count != game.count:
+        db.session.info[GAME_COLUMNS].update(count_play=count.play, count_name=count.name, reveal_at=count.reveal_at)
+    return all_in
 
 
-def _hand(game: Any, number: int) -> Any:
-    if not 1 <= number <= len(game.hands):
-        db.session.rollback()
-        raise NotFound(number)
-    return game.hands[number - 1]
+def collect_secrets(game_id: int, play: int, name: str, forget: bool = False) -> None:
+    """The table collects the secret entries `name` of `play` from now on (`forget`: those entered before are
+    forgotten). Written with the version by the change under way, or at once for a new game."""
+    if forget:
+        rows.drop_secrets(game_id, play, name)
+    pending = db.session.info.get(GAME_COLUMNS)
+    if pending is None:
+        rows.collect(game_id, play, name)
+    else:
+        pending.update(count_play=play, count_name=name, reveal_at=None)
 
 
-def _refuse(game: games.AnyGame, *problems: Problem) -> Outcome:
+def _forget_secret(game: Game, seat: int) -> tuple[str, int | None]:
+    """A seat changing phones loses its secret entry still hidden: it belongs to the phone that made it. A count
+    running stops until that seat enters again. The event to log, and its play: a cleared entry is logged as such,
+    so the table can see who must enter again (that a player had entered is no secret)."""
+    if game.count_name is None or game.count_play is None or (game.reveal_at is not None
+                                                              and game.reveal_at <= lock_time()):
+        return "seat", None
+    if not rows.drop_secrets(game.id, game.count_play, game.count_name, seat):
+        return "seat", None
+    game.reveal_at = None
+    return f"{games.CLEARED}{game.count_name} {seat}", game.count_play
+
+
+def _rollback() -> None:
+    """Nothing of the change under way is stored."""
     db.session.rollback()
+    db.session.info.pop(GAME_COLUMNS, None)
+
+
+def refuse(game: games.AnyGame, *problems: Problem) -> Outcome:
+    """Nothing is stored: the change breaks the rules, as `problems` say."""
+    _rollback()
     return Outcome(game.public_id, problems=problems)
 
 
-def _deny() -> NotAllowed:
-    db.session.rollback()
+def deny() -> NotAllowed:
+    """Nothing is stored: the acting browser may not make this change (raise what this returns)."""
+    _rollback()
     return NotAllowed()
 
 
-def _stale(game: games.AnyGame) -> Outcome:
-    db.session.rollback()
+def stale(game: games.AnyGame) -> Outcome:
+    """Nothing is stored: the play the screen was drawn for has moved on (a late autosave, a second tap)."""
+    _rollback()
     return Outcome(game.public_id, stale=True)
+
+
+def not_found(what: object) -> NotFound:
+    """Nothing is stored: no such play (raise what this returns)."""
+    _rollback()
+    return NotFound(what)
+
+
+_refuse, _deny, _stale = refuse, deny, stale
 
 
 def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
     """Log one change of `game`, so every screen follows, and store it."""
     _log(game, kind, hand)
-    # A finished game keeps what its crew's statistics read, up to date with every correction.
-    game.summary = games.summary_of(game)
     public_id = game.public_id  # read now: after the commit it would be loaded again
     db.session.commit()
     return Outcome(public_id, secret=secret)
 
 
-def _commit_values(game: games.GameState, kind: str, hand: int | None = None) -> Outcome:
-    """Log one change of a game locked by `_locked_values` (its rows written already), and store it."""
+def commit(game: games.GameState, kind: str, hand: int | None = None) -> Outcome:
+    """Log one change of a game locked by `locked` (its rows written already), and store it."""
     version = game.version + 1
-    rows.bump(game.id, version)
+    rows.bump(game.id, version, **(db.session.info.pop(GAME_COLUMNS, None) or {}))
     _announce(game.id, version, kind, hand)
     db.session.commit()
     return Outcome(game.public_id)
@@ -239,6 +273,8 @@ def create(kind: kinds.GameKind, setup: Any, plays: Sequence[Any] = (), credenti
     kind.start(game, setup, plays)
     if kind.finished(setup, plays):
         game.finished_at = game.finished_at or utcnow()
+        # What its crew's statistics read.
+        game.summary = kind.summary(setup, list(plays))
     return _commit(game, "import" if plays else "create", secret=game.host_token)
 
 
@@ -270,6 +306,8 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     open_play.closed = applied.closed is not None
     if applied.closed is not None and kind.finished(setup, [*closed, applied.closed]):
         game.finished_at = utcnow()
+        # What its crew's statistics read.
+        game.summary = kind.summary(setup, [*closed, applied.closed])
     return _commit(game, "play", open_play.number)
 
 
@@ -350,7 +388,8 @@ def find_by_join_code(buckets: Mapping[str, int], code: str) -> str | None:
     return game.public_id if game else None
 
 
-def _seat_at(seats: Sequence[SeatOf], position: int | None) -> SeatOf | None:
+def seat_at(seats: Sequence[SeatOf], position: int | None) -> SeatOf | None:
+    """The seat at `position`, or None for no such seat."""
     return seats[position] if position is not None and 0 <= position < len(seats) else None
 
 
@@ -368,7 +407,7 @@ def _already_seated(game: Game, actor: Actor) -> Outcome | None:
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
     """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
     game = _locked(public_id)
-    seat = _seat_at(game.seats, position)
+    seat = seat_at(game.seats, position)
     if seat is None:
         return _refuse(game, Problem(N_("Pick your name from the list.")))
     seated = _already_seated(game, identify(game, credentials))
@@ -381,7 +420,7 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
     token = secrets.token_urlsafe(32)
     seat.token_hash = token_hash(token)
     _drop_requests(game, credentials)
-    kind, number = kinds.kind_of(game).forget_secrets(game, seat.position)
+    kind, number = _forget_secret(game, seat.position)
     return _commit(game, kind, number, secret=token)
 
 
@@ -406,7 +445,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     """
     count_try(buckets)
     game = _locked(public_id)
-    seat = _seat_at(game.seats, position)
+    seat = seat_at(game.seats, position)
     if seat is None:
         return _refuse(game, Problem(N_("Pick your name from the list.")))
     if identify(game, credentials).role != Role.VIEWER:
@@ -446,7 +485,7 @@ def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome
     for other in game.requests:
         if other.position == request.position:
             other.turned_away = True
-    kind, number = kinds.kind_of(game).forget_secrets(game, request.position)
+    kind, number = _forget_secret(game, request.position)
     return _commit(game, kind, number)
 
 
@@ -463,7 +502,7 @@ def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outc
 def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
     if not identify(game, credentials).is_host:
         raise _deny()
-    seat = _seat_at(game.seats, position)
+    seat = seat_at(game.seats, position)
     if seat is None:
         db.session.rollback()
         raise NotFound(position)
@@ -475,11 +514,12 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
     game = _locked(public_id)
     seat = _seat_for_host(game, credentials, position)
     seat.token_hash = None
-    kind, number = kinds.kind_of(game).forget_secrets(game, position)
+    kind, number = _forget_secret(game, position)
     return _commit(game, kind, number)
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries",
-           "ask_for_seat", "count_try", "count_when_all_in", "create",
+           "ask_for_seat", "collect_secrets", "commit", "count_try", "create", "deny", "enter_secret", "locked",
+           "lock_time", "not_found", "refuse", "seat_at", "stale",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
            "play", "rematch", "restore_game", "turn_away"]

@@ -1,6 +1,6 @@
 """A crew's statistics and its charts, from the summaries of its finished games. Pure Python.
 
-A summary is what a finished game leaves for the statistics (see `games.summary_of`): its
+A summary is what a finished game leaves for the statistics (see `GameKind.summary`): its
 kind, the players, each one's total and points per hand (or per game, round), the
 winners, and for Skull King the bids made, zero bids (and made) and bonus points.
 """

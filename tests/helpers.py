@@ -94,3 +94,66 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+def public_id(url: str) -> str:
+    """A game's public id from its address."""
+    return url.rsplit("/", 1)[-1]
+
+
+def hand_now(url: str, number: int = 1) -> Any:
+    """Skull King's hand `number` of the game at `url` as it stands now, every bid and load in it (in an app
+    context)."""
+    from scorekeeper import games
+    from scorekeeper.shelf.skullking import reading
+
+    state = games.load(public_id(url))
+    assert state is not None
+    return reading.hands(state)[number - 1]
+
+
+def set_count(url: str, play: int | None, name: str | None, reveal_at: Any = None, forget: bool = False,
+              stored_phase: str | None = None) -> None:
+    """Put the table's count of secret entries where a test needs it (in an app context): the entries `name` of
+    `play` collected (`reveal_at` None) or counted until `reveal_at`; `forget` drops those entered so far;
+    `stored_phase` sets Skull King's hand `play` to that phase."""
+    from sqlalchemy import delete, update
+
+    from scorekeeper import games
+    from scorekeeper.extensions import db
+    from scorekeeper.models import SecretEntry
+    from scorekeeper.shelf.skullking.storage import HandRecord
+
+    game = games.find_game(public_id(url))
+    assert game is not None
+    if forget and play is not None and name is not None:
+        db.session.execute(delete(SecretEntry).where(SecretEntry.game_id == game.id, SecretEntry.play == play,
+                                                     SecretEntry.name == name))
+    if stored_phase is not None:
+        db.session.execute(update(HandRecord).where(HandRecord.game_id == game.id, HandRecord.number == play)
+                           .values(stored_phase=stored_phase))
+    game.count_play, game.count_name, game.reveal_at = play, name, reveal_at
+    db.session.commit()
+    forget_kept_games()
+
+
+def end_count(url: str) -> None:
+    """The count running now ends, as if its seconds had passed (in an app context)."""
+    from datetime import timedelta
+
+    from scorekeeper import games
+    from scorekeeper.extensions import db
+    from scorekeeper.models import utcnow
+
+    game = games.find_game(public_id(url))
+    assert game is not None and game.reveal_at is not None
+    game.reveal_at = utcnow() - timedelta(seconds=1)
+    db.session.commit()
+    forget_kept_games()
+
+
+def forget_kept_games() -> None:
+    """The process forgets the games it keeps per version: a test changed one behind the table's back."""
+    from flask import current_app
+
+    current_app.extensions.pop("version_caches", None)

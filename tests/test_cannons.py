@@ -9,30 +9,28 @@ from __future__ import annotations
 
 import html
 import json
-from datetime import timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import games
-from scorekeeper.extensions import db
-from scorekeeper.models import Phase, utcnow
+from scorekeeper.shelf.skullking.storage import Phase
+from tests import helpers
 from tests.conftest import make_app
+from tests.helpers import hand_now, set_count
 from tests.test_secrecy import everything_seen_by, normalized
 
 
 def end_count(app: Flask, url: str) -> None:
     """The count running now ends (as if its three seconds had passed)."""
     with app.app_context():
-        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
-        record.reveal_at = utcnow() - timedelta(seconds=1)
-        db.session.commit()
+        helpers.end_count(url)
 
 
 def stored_hand(app: Flask, url: str):
     with app.app_context():
-        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+        record = hand_now(url)
         return record.phase, [e.shot for e in record.entries]
 
 
@@ -60,11 +58,7 @@ def views_with_annes_load(app: Flask, url: str, clients: dict[str, FlaskClient],
                           all_loaded: bool) -> dict[str, dict[str, str]]:
     """What everyone but Anne gets while Anne's cannon holds `shot`."""
     with app.app_context():
-        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
-        record.stored_phase, record.reveal_at = Phase.LOADING, None
-        for entry in record.entries:
-            entry.shot = None
-        db.session.commit()
+        set_count(url, 1, "shot", forget=True, stored_phase=Phase.LOADING)
     assert clients["anne"].post(f"{url}/hands/1/load", data={"shot": shot}).status_code == 303
     if all_loaded:
         assert clients["ben"].post(f"{url}/hands/1/load", data={"shot": "grapeshot"}).status_code == 303

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import random
 import threading
 import time
@@ -108,11 +109,15 @@ def check_killed_server(server: ProductionServer, database_url: str) -> None:
     server.start()
     engine = create_engine(database_url)
     with engine.connect() as connection:
+        # A bid is the table's secret entry of its hand, by seat.
         rows = connection.exec_driver_sql(
-            "SELECT game.public_id, hand.number, entry.position, entry.bid, entry.tricks, hand.phase "
-            "FROM entry JOIN hand ON entry.hand_id = hand.id JOIN game ON hand.game_id = game.id").all()
+            "SELECT game.public_id, hand.number, entry.position, secret_entry.value, entry.tricks, hand.phase "
+            "FROM entry JOIN hand ON entry.hand_id = hand.id JOIN game ON hand.game_id = game.id "
+            "LEFT JOIN secret_entry ON secret_entry.game_id = game.id AND secret_entry.play = hand.number "
+            "AND secret_entry.seat = entry.position AND secret_entry.name = 'bid'").all()
     engine.dispose()
-    stored = {(g, n, position): (bid, tricks, phase) for g, n, position, bid, tricks, phase in rows}
+    stored = {(g, n, position): (json.loads(bid) if isinstance(bid, str) else bid, tricks, phase)
+              for g, n, position, bid, tricks, phase in rows}
     for (g, n, seat), bid in acknowledged_bids.items():
         assert stored[(g, n, seat)][0] == bid, f"game {g}, hand {n}, seat {seat}: bid lost"
     for (g, n), tricks in acknowledged_hands.items():

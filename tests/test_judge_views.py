@@ -9,8 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import games
-from tests.helpers import new_game
+from tests.helpers import hand_now, new_game
 
 
 def seen(client: FlaskClient, url: str) -> str:
@@ -19,7 +18,7 @@ def seen(client: FlaskClient, url: str) -> str:
 
 def entries(app: Flask, url: str) -> list[tuple[int | None, dict[str, int], list[int], bool]]:
     with app.app_context():
-        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+        record = hand_now(url)
         return [(e.tricks, dict(e.bonuses), list(e.loot_with), e.done) for e in record.entries]
 
 

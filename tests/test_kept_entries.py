@@ -8,13 +8,12 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import games
-from tests.helpers import new_game
+from tests.helpers import hand_now, new_game
 
 
 def stored(app: Flask, url: str, seat: int):
     with app.app_context():
-        return games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[seat]
+        return hand_now(url).entries[seat]
 
 
 def test_a_refused_wager_stays_on_the_card_and_is_saved_with_done(client: FlaskClient, app: Flask) -> None:

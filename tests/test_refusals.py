@@ -8,8 +8,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import games
-from tests.helpers import new_game
+from tests.helpers import hand_now, new_game
 
 
 def seated(app: Flask, url: str, names: list[str]) -> dict[str, FlaskClient]:
@@ -41,7 +40,7 @@ def table_of(page: str) -> str:
 def entries(app: Flask, url: str) -> list[tuple[bool, bool]]:
     """(done, fixing) of every entry of hand 1."""
     with app.app_context():
-        record = games.load(url.rsplit("/", 1)[-1]).hands[0]
+        record = hand_now(url)
         return [(e.done, e.fixing) for e in record.entries]
 
 

@@ -14,9 +14,9 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 
 from scorekeeper import games
-from scorekeeper.extensions import db
-from scorekeeper.models import Phase
+from scorekeeper.shelf.skullking.storage import Phase
 from tests.conftest import make_app
+from tests.helpers import hand_now, set_count
 
 TOKEN = re.compile(r'(name="csrf_token" value="|"X-CSRFToken": ")[^"]+')
 VERSION = re.compile(r'(data-version="|data-edition="|data-now="|data-reveal-at="|data: |id: |edition=)\d+')
@@ -121,10 +121,9 @@ def views_with_annes_bid(app: Flask, url: str, clients: dict[str, FlaskClient], 
         clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 2})
         clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1})
     with app.app_context():
-        game = games.find_game(url.rsplit("/", 1)[-1])
-        code = game.join_code
-        assert game.hands[0].entries[0].bid == bid
-        assert game.hands[0].phase == ("counting" if ben_bids else "bidding")
+        code = games.find_game(url.rsplit("/", 1)[-1]).join_code
+        assert hand_now(url).entries[0].bid == bid
+        assert hand_now(url).phase == ("counting" if ben_bids else "bidding")
     return {name: {route: normalized(body)
                    for route, body in everything_seen_by(client, url, code, name == "host").items()}
             for name, client in clients.items() if name != "anne"}
@@ -133,12 +132,7 @@ def views_with_annes_bid(app: Flask, url: str, clients: dict[str, FlaskClient], 
 def reset_bids(app: Flask, url: str) -> None:
     """Back to a hand where nobody has bid yet."""
     with app.app_context():
-        game = games.find_game(url.rsplit("/", 1)[-1])
-        record = game.hands[0]
-        record.stored_phase, record.reveal_at = Phase.BIDDING, None
-        for entry in record.entries:
-            entry.bid = None
-        db.session.commit()
+        set_count(url, 1, "bid", forget=True)
 
 
 @pytest.mark.parametrize("ben_bids", [False, True], ids=["while bidding", "while counting"])
@@ -152,7 +146,7 @@ def test_no_route_shows_a_hidden_bid_to_anyone_else(table, ben_bids: bool) -> No
             assert with_three[party][route] == with_eight[party][route], f"{party} learns Anne's bid from {route}"
     # The refusals really were refusals: nobody else changed Anne's bid.
     with app.app_context():
-        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[0].bid == 8
+        assert hand_now(url).entries[0].bid == 8
 
 
 def test_annes_own_phone_sees_her_bid(table) -> None:
@@ -173,7 +167,7 @@ def test_a_phone_writes_only_its_own_seat(table) -> None:
     assert clients["ben"].post(f"{url}/hands/1/cards", data={"cards": 3}).status_code == 403
     assert clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1}).status_code == 303
     with app.app_context():
-        entries = games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries
+        entries = hand_now(url).entries
         assert [e.bid for e in entries] == [None, None, 1]
 
 
@@ -222,7 +216,7 @@ def test_any_bid_during_the_count_starts_it_again_whatever_its_value(table) -> N
     def state():
         with app.app_context():
             game = games.find_game(url.rsplit("/", 1)[-1])
-            return game.hands[0].phase, game.hands[0].reveal_at, game.version
+            return hand_now(url).phase, hand_now(url).reveal_at, game.version
 
     phase, first, version = state()
     assert phase == Phase.COUNTING
@@ -239,7 +233,7 @@ def test_a_new_deal_clears_every_bid_so_none_can_be_inferred(table) -> None:
     clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 0})
     assert clients["host"].post(f"{url}/hands/1/cards", data={"cards": 2}).status_code == 303
     with app.app_context():
-        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+        record = hand_now(url)
         assert record.cards == 2 and [e.bid for e in record.entries] == [None, None, None]
 
 

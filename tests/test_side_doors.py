@@ -15,13 +15,13 @@ from scorekeeper import games
 from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any
 from tests.conftest import make_app
-from tests.helpers import hostile_pads, new_game
+from tests.helpers import hand_now, hostile_pads, new_game
 
 
 def bid_of(app: Flask, url: str, seat: int) -> int | None:
     """The stored bid of `seat` in the first hand."""
     with app.app_context():
-        return games.find_game(url.rsplit("/", 1)[-1]).hands[0].entries[seat].bid
+        return hand_now(url).entries[seat].bid
 
 
 @pytest.fixture
@@ -54,10 +54,10 @@ def test_reclaiming_a_seat_during_the_count_clears_its_bid_and_stops_the_count(
     anne.post(f"{url}/hands/1/bid", data={"bid": 1})
     host.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0})
     with app.app_context():
-        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].phase == "counting"
+        assert hand_now(url).phase == "counting"
     host.post(f"{url}/seats/0/free")
     with app.app_context():
-        record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
+        record = hand_now(url)
         assert record.phase == "bidding" and record.entries[0].bid is None and record.entries[1].bid == 0
 
 

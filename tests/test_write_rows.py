@@ -11,7 +11,8 @@ from flask import Flask
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
-from scorekeeper.models import EntryRecord, Game, HandRecord, Seat
+from scorekeeper.models import Game, Seat, SecretEntry
+from scorekeeper.shelf.skullking.storage import EntryRecord, HandRecord
 from tests.helpers import new_game
 
 HTMX = {"HX-Request": "true"}
@@ -34,13 +35,13 @@ def watched(app: Flask) -> Iterator[tuple[Counter, list[str]]]:
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", on_statement)
-    for model in (Game, Seat, HandRecord, EntryRecord):
+    for model in (Game, Seat, HandRecord, EntryRecord, SecretEntry):
         event.listen(model, "load", on_load)
     try:
         yield written, loaded
     finally:
         event.remove(engine, "before_cursor_execute", on_statement)
-        for model in (Game, Seat, HandRecord, EntryRecord):
+        for model in (Game, Seat, HandRecord, EntryRecord, SecretEntry):
             event.remove(model, "load", on_load)
 
 
@@ -58,15 +59,18 @@ def test_a_bid_writes_its_entry_the_version_and_the_event_and_loads_no_record(ap
     with watched(app) as (written, loaded):
         response = phones[0].post(f"{url}/hands/1/bid", data={"bid": 1}, headers=HTMX)
     assert response.status_code == 200
-    assert dict(written) == {("UPDATE", "entry"): 1, ("UPDATE", "game"): 1, ("INSERT", "event"): 1}
+    assert dict(written) == {("INSERT", "secret_entry"): 1, ("UPDATE", "game"): 1, ("INSERT", "event"): 1}
     assert loaded == []
+    # The same bid again changes its value only.
+    with watched(app) as (written, loaded):
+        assert phones[0].post(f"{url}/hands/1/bid", data={"bid": 0}, headers=HTMX).status_code == 200
+    assert dict(written) == {("UPDATE", "secret_entry"): 1, ("UPDATE", "game"): 1, ("INSERT", "event"): 1}
 
     phones[1].post(f"{url}/hands/1/bid", data={"bid": 0}, headers=HTMX)
     with watched(app) as (written, loaded):
         phones[2].post(f"{url}/hands/1/bid", data={"bid": 0}, headers=HTMX)
-    # The last bid starts the count: the hand's phase and its end are written too, once.
-    assert dict(written) == {("UPDATE", "entry"): 1, ("UPDATE", "hand"): 1, ("UPDATE", "game"): 1,
-                             ("INSERT", "event"): 1}
+    # The last bid starts the count: its end is written with the version, in the same statement.
+    assert dict(written) == {("INSERT", "secret_entry"): 1, ("UPDATE", "game"): 1, ("INSERT", "event"): 1}
     assert loaded == []
 
 

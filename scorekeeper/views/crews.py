@@ -144,7 +144,7 @@ def rematch(public_id: str):
 
 def pad_download(public_id: str, csv: bool = False):
     """The game's pad file (or its CSV) as a download, of whatever kind: what the whole table has seen."""
-    state = load_state(public_id)
+    state = games.as_seen_by(load_state(public_id), None)
     kind = kinds.kind_of(state)
     setup, played = kind.setup_of(state), kind.played(state)
     if csv:

@@ -1,8 +1,10 @@
 """Skull King's changes, one function each: bids and cannons loaded in secret, cards dealt, results, tricks
 claimed, corrections.
 
-Each checks access and the rules, writes, bumps the version and logs the event in one
-transaction, through the table's service (`scorekeeper.service`), like every change a table makes.
+Each goes the table's one way (`scorekeeper.service`): the game locked and read as plain
+values, access and the rules checked, its rows written (`storage`) and its secret entries
+handed to the table (`service.enter_secret`), the version bumped and the event logged, in
+one transaction.
 """
 
 from __future__ import annotations
@@ -11,25 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from ... import games, rows
+from ... import games, rows, service
 from ...access import Actor, Credentials, Role, identify
-from ...models import Game, Phase, Seat, utcnow
-from ...service import (
-    Outcome,
-    _commit,
-    _commit_values,
-    _deny,
-    _hand,
-    _locked,
-    _locked_values,
-    _refuse,
-    _seat_at,
-    _stale,
-    count_when_all_in,
-)
-from . import hands, reading, rules, tricks
+from ...service import Outcome, commit, deny, locked, refuse, stale
+from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
+from .reading import EntryState, HandState
 from .rules import N_, Entry, Hand, Problem, Table
+from .storage import BID, SHOT, Phase
 
 
 class Intent(StrEnum):
@@ -57,21 +48,36 @@ class Results:
 # --- the transaction ------------------------------------------------------------------
 
 
-# Where a change keeps the moment its lock was granted, by the clock that ends the counts.
-def _entering_for(game: games.AnyGame, actor: Actor, seat: int | None) -> int | None:
+def _hand(game: games.GameState, number: int) -> HandState:
+    """Hand `number` of the locked game, or NotFound (nothing stored)."""
+    record = reading.hand_at(game, number)
+    if record is None:
+        raise service.not_found(number)
+    return record
+
+
+def _store(game: games.GameState, before: HandState, after: HandState) -> None:
+    """Write what changed in a hand: its rows, and a bid that changed once revealed (Harry the Giant's)."""
+    storage.write_hand(before.row(), after.row())
+    for old, new in zip(before.entries, after.entries, strict=True):
+        if new.bid is not None and new.bid != old.bid:
+            rows.put_secret(game.id, after.number, new.position, BID, new.bid, new=old.bid is None)
+
+
+def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int | None:
     """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
     without a phone; None for no such seat."""
     if actor.role == Role.VIEWER:
-        raise _deny()
+        raise deny()
     if actor.role == Role.SEAT:
         if seat is not None and seat != actor.seat:
-            raise _deny()
+            raise deny()
         return actor.seat
-    seats: Sequence[Seat | games.SeatState] = game.seats
-    target = _seat_at(seats, seat)
+    seats: Sequence[games.SeatState] = game.seats
+    target = service.seat_at(seats, seat)
     if target is not None and target.token_hash is not None:
         # The host enters for players without a phone only: a phone's bid, load or trick is its own.
-        raise _deny()
+        raise deny()
     return target.position if target is not None else None
 
 
@@ -83,26 +89,25 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
     it again and moves the version by one, whatever the value, so nothing another screen
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
-    game = _locked_values(public_id)
+    game = locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.phase.is_secret:
-        return _refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
+        return refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
     if seat is None:
-        return _refuse(game, Problem(N_("Pick a player to bid for."), hand=number))
+        return refuse(game, Problem(N_("Pick a player to bid for."), hand=number))
     if bid is None or not 0 <= bid <= record.cards:
-        return _refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
-                                     number, (game.seats[seat].name,)))
-    entries = tuple(replace(e, bid=bid, ready=True) if e.position == seat else e for e in record.entries)
-    counting = all(e.bid is not None for e in entries)
-    phase, reveal_at = count_when_all_in(counting, Phase.BIDDING, Phase.COUNTING, count_seconds)
+        return refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
+                                    number, (game.seats[seat].name,)))
+    counting = service.enter_secret(game, number, seat, BID, bid, count_seconds)
     if counting:
         # Ready for the results the moment the count ends, with no write needed then.
-        entries = tuple(replace(e, tricks=None, shot=None, loaded=False, done=False, fixing=False) for e in entries)
-    rows.write_hand(record, replace(record, entries=entries, stored_phase=phase, reveal_at=reveal_at))
+        ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False)
+                                              for e in record.entries))
+        storage.write_hand(record.row(), ready.row())
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
-    return _commit_values(game, "count" if counting else "bid", number)
+    return commit(game, "count" if counting else "bid", number)
 
 
 def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int | None, shot: str | None,
@@ -113,50 +118,47 @@ def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int
     only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
     stay as they are. As with bids, every load moves the version by one, whatever it is.
     """
-    game = _locked(public_id)
+    game = locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.cannons:
-        return _refuse(game, Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
-                                        "option."), hand=number))
+        return refuse(game, Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
+                                       "option."), hand=number))
     if record.phase.is_secret:
-        return _refuse(game, Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
+        return refuse(game, Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
     if not record.phase.loads_secret:
-        return _refuse(game, Problem(N_("The loads of this hand are already revealed."), hand=number))
+        return refuse(game, Problem(N_("The loads of this hand are already revealed."), hand=number))
     if seat is None:
-        return _refuse(game, Problem(N_("Pick a player to load for."), hand=number))
+        return refuse(game, Problem(N_("Pick a player to load for."), hand=number))
     if shot not in rules.SHOTS:
-        return _refuse(game, Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
-                                     players=(game.seats[seat].name,)))
-    record.entries[seat].shot = shot
-    firing = all(e.shot is not None for e in record.entries)
-    record.stored_phase, record.reveal_at = count_when_all_in(firing, Phase.LOADING, Phase.FIRING, count_seconds)
-    return _commit(game, "fire" if firing else "load", number)
+        return refuse(game, Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
+                                    players=(game.seats[seat].name,)))
+    firing = service.enter_secret(game, number, seat, SHOT, shot, count_seconds)
+    if record.stored_phase != Phase.LOADING:
+        storage.write_hand(record.row(), replace(record, stored_phase=Phase.LOADING).row())
+    return commit(game, "fire" if firing else "load", number)
 
 
 def change_cards(public_id: str, credentials: Credentials, number: int, cards: int | None) -> Outcome:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
-    game = _locked(public_id)
+    game = locked(public_id)
     if not identify(game, credentials).is_host:
-        raise _deny()
+        raise deny()
     record = _hand(game, number)
     table = reading.table_of(game)
     cap = rules.max_cards(table.ruleset, len(table.players))
     if not record.phase.is_secret:
-        return _refuse(game, Problem(N_("The cards can only change before the bids are revealed."), hand=number))
+        return refuse(game, Problem(N_("The cards can only change before the bids are revealed."), hand=number))
     if cards is None or not 1 <= cards <= cap:
-        return _refuse(game, Problem(
+        return refuse(game, Problem(
             N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
             {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
-    record.cards = cards
-    record.reveal_at = None
-    record.stored_phase = Phase.BIDDING
-    # A new deal means new cards: everyone bids again. (Clearing only the bids that no
-    # longer fit would tell the table which players had bid high.)
-    for entry in record.entries:
-        entry.bid = None
-    return _commit(game, "cards", number)
+    storage.write_hand(record.row(), replace(record, cards=cards).row())
+    # A new deal means new cards: everyone bids again, and the count waits for them. (Clearing only the bids
+    # that no longer fit would tell the table which players had bid high.)
+    service.collect_secrets(game.id, number, BID, forget=True)
+    return commit(game, "cards", number)
 
 
 # --- results --------------------------------------------------------------------------
@@ -194,8 +196,8 @@ def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) 
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
-def _settle(game: games.GameState, record: games.HandState,
-            editing: int | None) -> tuple[games.HandState, list[Problem]]:
+def _settle(game: games.GameState, record: HandState,
+            editing: int | None) -> tuple[HandState, list[Problem]]:
     """After a change of results: the players of a clash that all of them have entered check theirs again.
 
     Their "done" is withdrawn and they are marked as fixing, so each phone shows one state
@@ -223,16 +225,13 @@ def _settle(game: games.GameState, record: games.HandState,
     return replace(record, entries=tuple(entries)), clashes
 
 
-def _with_entered(game: games.GameState, record: games.HandState, hand: Hand) -> games.HandState:
+def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandState:
     """The stored hand with the values of the rules' `hand` entered (the phones' done and fixing kept)."""
     positions = {s.name: s.position for s in game.seats}
     entries = list(record.entries)
     for entry in hand.entries:
         position = positions[entry.player]
-        values = {**hands.entry_columns(entry, positions), "ready": entry.bid is not None,
-                  "loaded": entry.shot is not None}
-        values["loot_with"] = tuple(values["loot_with"])
-        entries[position] = replace(entries[position], **values)
+        entries[position] = replace(entries[position], **hands.entered(entry, positions))
     return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
 
 
@@ -244,13 +243,13 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
-    game = _locked_values(public_id)
+    game = locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
-        raise _deny()
+        raise deny()
     if record.phase != Phase.PLAYING:
-        return _stale(game)
+        return stale(game)
     table = reading.table_of(game)
     current = reading.hand_of(game, record)
     # Every bid is in once a hand is played.
@@ -262,7 +261,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     if phone is not None:
         own = _own_entry(results, current.entries[phone], revealed[phone])
         if own is None:
-            return _stale(game)
+            return stale(game)
         entries[phone] = own
         reporting = {own.player}
     else:
@@ -280,7 +279,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), reporting,
                              lost != current.lost_tricks)
     if problems:
-        return _refuse(game, *problems)
+        return refuse(game, *problems)
     after = _with_entered(game, record, hand)
     if phone is not None and results.intent not in LOST_STEPS:
         done = results.intent in (Intent.DONE, Intent.MADE)
@@ -290,9 +289,9 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     after, clashes = (after, []) if closing else _settle(game, after, editing)
     everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
-        return _close_hand(game, table, record, after)
-    rows.write_hand(record, after)
-    return _commit_values(game, "result", number)
+        return _close_hand(game, table, record, after, hand)
+    _store(game, record, after)
+    return commit(game, "result", number)
 
 
 def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int, cards: str) -> Outcome:
@@ -302,22 +301,22 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
-    game = _locked_values(public_id)
+    game = locked(public_id)
     actor = identify(game, credentials)
     record = _hand(game, number)
     if actor.role == Role.VIEWER:
-        raise _deny()
+        raise deny()
     if record.phase != Phase.PLAYING:
-        return _stale(game)
+        return stale(game)
     table = reading.table_of(game)
     count = len(table.players)
     try:
         played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards)
     except tricks.TrickError as error:
-        return _refuse(game, replace(error.problem, hand=number))
+        return refuse(game, replace(error.problem, hand=number))
     judgement = tricks.judge(table.ruleset, played, count)
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
-        return _refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
+        return refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
     seat = (lead + judgement.winner) % count
     _entering_for(game, actor, seat)
     current = reading.hand_of(game, record)
@@ -332,71 +331,49 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
     hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
     problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
     if problems:
-        return _refuse(game, *problems)
+        return refuse(game, *problems)
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
-    rows.write_hand(record, after)
-    return _commit_values(game, "result", number)
+    _store(game, record, after)
+    return commit(game, "result", number)
 
 
 def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Hand) -> Outcome:
-    """The host corrects a scored hand; later totals follow and the pad marks it."""
-    game = _locked(public_id)
+    """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
+    follow too."""
+    game = locked(public_id)
     if not identify(game, credentials).is_host:
-        raise _deny()
+        raise deny()
     record = _hand(game, number)
     if record.phase != Phase.SCORED:
-        return _stale(game)
-    problems = rules.validate_hand(reading.table_of(game), number, hand)
+        return stale(game)
+    table = reading.table_of(game)
+    problems = rules.validate_hand(table, number, hand)
     if problems:
-        return _refuse(game, *problems)
-    hands.store_entries(game, record, hand)
-    record.corrected = True
-    return _commit(game, "correct", number)
+        return refuse(game, *problems)
+    _store(game, record, replace(_with_entered(game, record, hand), corrected=True))
+    if game.finished_at is not None:
+        rows.finish(game.id, game.finished_at, _summary(game, table, hand, number))
+    return commit(game, "correct", number)
 
 
-def _with_entry(record: games.HandState, entry: games.EntryState) -> games.HandState:
+def _summary(game: games.GameState, table: Table, changed: Hand, number: int) -> dict[str, object]:
+    """What a finished game leaves for its crew's statistics, with hand `number` now as `changed`."""
+    played = [changed if r.number == number else reading.hand_of(game, r) for r in reading.hands(game)
+              if r.phase == Phase.SCORED or r.number == number]
+    return feats.summary(table, played)
+
+
+def _with_entry(record: HandState, entry: EntryState) -> HandState:
     """The hand with one entry changed."""
     return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
 
 
-def _close_hand(game: games.GameState, table: Table, before: games.HandState, after: games.HandState) -> Outcome:
-    """Store a scored hand and open the next one, or finish the game if none is left."""
-    after = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
-    rows.write_hand(before, after)
-    number = len(game.hands) + 1
-    cards = hands.cards_of_hand(table, number)
-    if cards is None:
-        finished_at = game.finished_at or utcnow()
-        finished = replace(game, finished_at=finished_at,
-                           hands=tuple(after if h.number == after.number else h for h in game.hands))
-        # What the crew's statistics read, from the game as it now stands.
-        rows.finish(game.id, finished_at, games.summary_of(finished))
-    else:
-        rows.open_hand(game.id, number, cards, table.options.cannonball, len(game.seats))
-    return _commit_values(game, "score", after.number)
-
-
-def forget_secrets(game: Game, position: int) -> tuple[str, int | None]:
-    """A seat changing hands loses its secrets: a bid (or a cannon's load) belongs to the phone that made it.
-
-    Returns the kind of event to log, and its hand: a cleared bid is logged as such, so the
-    table can see who must bid again (that a player was ready is no secret).
-    """
-    record = reading.current_hand(game)
-    if record is None:
-        return "seat", None
-    entry = record.entries[position]
-    if record.phase.loads_secret and not record.phase.is_secret and entry.shot is not None:
-        entry.shot = None
-        if record.phase == Phase.FIRING:
-            record.reveal_at = None
-            record.stored_phase = Phase.LOADING
-        return "seat", record.number
-    if not record.phase.is_secret or entry.bid is None:
-        return "seat", None
-    entry.bid = None
-    if record.phase == Phase.COUNTING:
-        record.reveal_at = None
-        record.stored_phase = Phase.BIDDING
-    return f"{games.BID_CLEARED}{position}", record.number
+def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState,
+                hand: Hand) -> Outcome:
+    """Store a scored hand (its rules' values `hand`) and open the next one, or finish the game if none is left."""
+    _store(game, before, replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED))
+    number = len(reading.hands(game)) + 1
+    storage.open_or_finish(game.id, number, hands.cards_of_hand(table, number), table.options.cannonball,
+                           len(game.seats), lambda: _summary(game, table, hand, after.number))
+    return commit(game, "score", after.number)

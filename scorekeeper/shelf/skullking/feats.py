@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from . import rules
+from . import NAME, rules
 from .rules import Hand, Table
 
 
@@ -35,3 +36,21 @@ def feats(table: Table, scored: Sequence[Hand]) -> list[PlayerSummary]:
                 made[entry.player] += 1
                 zeros[entry.player] += entry.bid == 0
     return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
+
+
+def summary(table: Table, played: Sequence[Hand]) -> dict[str, Any]:
+    """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
+    scored = [h for h in played if h.finished]
+    points = [rules.score_hand(table, hand) for hand in scored]
+    totals = [sum(p[player] for p in points) for player in table.players]
+    best = max(totals)
+    found = feats(table, scored)
+    return {
+        "kind": NAME, "ruleset": table.ruleset, "players": list(table.players), "totals": totals,
+        "winners": [p for p, t in zip(table.players, totals, strict=True) if t == best],
+        "per_hand": [[p[player] for player in table.players] for p in points],
+        "bids_made": [f.bids_made for f in found],
+        "zero_bids": [f.zero_bids for f in found],
+        "zero_bids_made": [f.zero_bids_made for f in found],
+        "bonus": [f.bonus_points for f in found],
+    }

@@ -1,13 +1,17 @@
-"""Skull King's own storage: hands and their entries, written from the rules' values."""
+"""Skull King's hands from the rules' values: how many cards each deals, what an entry stores, and a new game's
+hands (an imported pad's, then the next one open)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from ...models import EntryRecord, Game, HandRecord, Phase, utcnow
+from ... import rows, service
+from ...extensions import db
+from ...models import Game
 from . import rules
 from .rules import Entry, Hand, Table
+from .storage import BID, SHOT, EntryRow, Phase, insert_hand, open_hand
 
 
 def cards_of_hand(table: Table, number: int) -> int | None:
@@ -16,48 +20,37 @@ def cards_of_hand(table: Table, number: int) -> int | None:
     return planned[number - 1] if number <= len(planned) else None
 
 
-def open_next_hand(game: Game, table: Table) -> HandRecord | None:
-    """Open the hand after the last one, or finish the game if none is left."""
-    number = len(game.hands) + 1
-    cards = cards_of_hand(table, number)
-    if cards is None:
-        game.finished_at = game.finished_at or utcnow()
-        return None
-    record = HandRecord(number=number, cards=cards, stored_phase=Phase.BIDDING, cannons=table.options.cannonball)
-    record.entries = [EntryRecord(position=i) for i in range(len(game.seats))]
-    game.hands.append(record)
-    return record
-
-
-def entry_columns(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
-    """What is stored of a rules' entry, seats by position."""
+def entered(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
+    """What a rules' entry sets of a hand's entry (its plain value), seats by position."""
     return {"bid": entry.bid, "tricks": entry.tricks, "bonuses": {k: v for k, v in entry.bonuses.items() if v},
-            "loot_with": [positions[p] for p in entry.loot_with], "wager": entry.wager, "shot": entry.shot,
-            "bid_changed_from": entry.bid_changed_from}
-
-
-def store_entries(game: Game, record: HandRecord, hand: Hand) -> None:
-    """Write a hand's values (as given by the rules' Hand) into its records."""
-    positions = {s.name: s.position for s in game.seats}
-    record.cards = hand.cards
-    record.lost_tricks = hand.lost_tricks
-    by_position = {e.position: e for e in record.entries}
-    for entry in hand.entries:
-        stored = by_position[positions[entry.player]]
-        for column, value in entry_columns(entry, positions).items():
-            setattr(stored, column, value)
+            "loot_with": tuple(positions[p] for p in entry.loot_with), "wager": entry.wager, "shot": entry.shot,
+            "bid_changed_from": entry.bid_changed_from, "ready": entry.bid is not None,
+            "loaded": entry.shot is not None}
 
 
 def store_hands(game: Game, table: Table, hands: list[Hand]) -> None:
-    """A new game's hands (an imported pad's), then the next hand open, unless they end the game."""
+    """A new game's hands (an imported pad's, their bids and loads as the table's secret entries, all shown),
+    then the next hand open to be bid, unless they end the game."""
+    db.session.flush()
+    positions = {s.name: s.position for s in game.seats}
     cannons = table.options.cannonball
     for number, hand in enumerate(hands, start=1):
         # An unfinished hand whose loads the file does not have all of resumes with the loading.
         loading = cannons and any(e.shot is None for e in hand.entries)
-        record = HandRecord(number=number, cards=hand.cards, cannons=cannons,
-                            stored_phase=Phase.SCORED if hand.finished else Phase.LOADING if loading else Phase.PLAYING)
-        record.entries = [EntryRecord(position=i, tricks=0) for i in range(len(game.seats))]
-        game.hands.append(record)
-        store_entries(game, record, hand)
-    if all(r.stored_phase == Phase.SCORED for r in game.hands):
-        open_next_hand(game, table)
+        phase = Phase.SCORED if hand.finished else Phase.LOADING if loading else Phase.PLAYING
+        entries = []
+        for entry in hand.entries:
+            values = entered(entry, positions)
+            entries.append(EntryRow(positions[entry.player], entry.tricks,
+                                    values["bonuses"], values["loot_with"], entry.wager, entry.bid_changed_from))
+            for name, value in ((BID, entry.bid), (SHOT, entry.shot)):
+                if value is not None:
+                    rows.put_secret(game.id, number, positions[entry.player], name, value, new=True)
+        insert_hand(game.id, number, hand.cards, cannons, phase, sorted(entries, key=lambda e: e.position))
+        if phase == Phase.LOADING:
+            # The loads the file has are in; the others are collected in secret.
+            service.collect_secrets(game.id, number, SHOT)
+    cards = cards_of_hand(table, len(hands) + 1)
+    # A game the file ends is finished by the table (`service.create`).
+    if all(hand.finished for hand in hands) and cards is not None:
+        open_hand(game.id, len(hands) + 1, cards, cannons, len(game.seats))

@@ -13,13 +13,13 @@ from flask import request, url_for
 from flask_babel import gettext
 
 from ... import forms
-from ...models import Phase
 from ...problems import Problem
 from ...views.labels import say
 from ...views.rendering import page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
 from . import changes, reading, rules, tricks
+from .storage import Phase
 from .views import bp
 from .words import card_label, suit_label
 

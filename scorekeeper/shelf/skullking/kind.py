@@ -18,8 +18,8 @@ from flask_babel import gettext
 from ...kinds import NewMatch
 from ...problems import N_
 from ...views.pushed import pages_of as pushed_pages_of
-from . import NAME, changes, forms, hands, pad, reading, rules, words
-from .feats import feats
+from . import NAME, forms, hands, pad, reading, rules, storage, words
+from .feats import summary
 from .rules import Hand, Table
 
 
@@ -27,6 +27,7 @@ class SkullKing:
     """Skull King as a kind of game on the table."""
 
     NAME = NAME
+    SECRETS: tuple[str, ...] = storage.SECRETS
     FORMAT = pad.FORMAT
     TITLE = N_("Skull King")
     NEW_TEMPLATE = "skullking/new.html"
@@ -58,9 +59,9 @@ class SkullKing:
 
         return [trick]
 
-    def forget_secrets(self, game: Any, position: int) -> tuple[str, int | None]:
-        """A seat changing phones loses its bid or cannon's load still secret (`changes.forget_secrets`)."""
-        return changes.forget_secrets(game, position)
+    def read_own(self, connection: Any, game_id: int, version: int) -> tuple[storage.HandRow, ...]:
+        """Its hands and their entries, as stored."""
+        return storage.read_hands(connection, game_id, version)
 
     def setup_from_form(self, form: Any) -> NewMatch:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
@@ -115,20 +116,7 @@ class SkullKing:
 
     def summary(self, table: Table, played: Sequence[Hand]) -> dict[str, Any]:
         """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
-        scored = [h for h in played if h.finished]
-        points = [rules.score_hand(table, hand) for hand in scored]
-        totals = [sum(p[player] for p in points) for player in table.players]
-        best = max(totals)
-        found = feats(table, scored)
-        return {
-            "kind": self.NAME, "ruleset": table.ruleset, "players": list(table.players), "totals": totals,
-            "winners": [p for p, t in zip(table.players, totals, strict=True) if t == best],
-            "per_hand": [[p[player] for player in table.players] for p in points],
-            "bids_made": [f.bids_made for f in found],
-            "zero_bids": [f.zero_bids for f in found],
-            "zero_bids_made": [f.zero_bids_made for f in found],
-            "bonus": [f.bonus_points for f in found],
-        }
+        return summary(table, played)
 
     def bg_stats_game(self, table: Table) -> tuple[str, int | None, int]:
         """The game as BG Stats knows it; who led the first trick (left of the first dealer) started."""
@@ -140,7 +128,7 @@ class SkullKing:
 
     def played(self, game: Any) -> list[Hand]:
         """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""
-        return [reading.hand_of(game, r) for r in game.hands if not r.phase.is_secret]
+        return [reading.hand_of(game, r) for r in reading.hands(game) if not r.phase.is_secret]
 
 
 SKULL_KING = SkullKing()

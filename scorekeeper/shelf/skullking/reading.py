@@ -1,20 +1,102 @@
-"""Skull King's games read through its rules: the table, each hand, the clashes, the score pad and leaderboard.
+"""Skull King's games read through its rules: its hands (its own rows with the table's secret entries and
+count), the table, each hand, the clashes, the score pad and leaderboard.
 
-From a game's records (for a change) or its plain values (`games.GameState`, for a page) alike.
-Reading only; its changes are in `changes.py`.
+From a game's plain values (`games.GameState`), as pages and changes alike read it (the table
+alone also from a game's record). Reading only; its changes are in `changes.py`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from datetime import datetime
 
-from ...games import AnyGame, GameState, HandState, cache
-from ...models import Phase
+from ...games import AnyGame, GameState, cache
 from ...standings import Standing, leaderboard
 from . import rules
 from .rules import Entry, Hand, Options, Problem, Table
+from .storage import BID, SHOT, EntryRow, HandRow, Phase, phase_of
+
+
+# Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
+@dataclass(frozen=True, slots=True)
+class EntryState:
+    """One player's line in one hand: its row, and its bid and load as this view of the game shows them."""
+
+    position: int
+    bid: int | None
+    tricks: int | None
+    bonuses: dict[str, int]
+    loot_with: tuple[int, ...]
+    wager: int | None
+    shot: str | None
+    bid_changed_from: int | None
+    done: bool
+    # Whether a bid is in: the table may know that much while the bids are secret.
+    ready: bool
+    # Refused for a clash with others: this player checks their result again.
+    fixing: bool = False
+    # Whether a cannon is loaded: the table may know that much while the loads are secret.
+    loaded: bool = False
+
+    def row(self) -> EntryRow:
+        """What its row stores (the bid and the load are the table's secret entries)."""
+        return EntryRow(self.position, self.tricks, self.bonuses, self.loot_with, self.wager, self.bid_changed_from,
+                        self.done, self.fixing)
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """One hand, with its phase as the game was looked at (where the table's count stood then)."""
+
+    # Its row, which a change writes to.
+    id: int
+    number: int
+    cards: int
+    lost_tricks: int
+    stored_phase: Phase
+    corrected: bool
+    # When the count of its bids or loads ends, while one runs or once it ran.
+    reveal_at: datetime | None
+    entries: tuple[EntryState, ...]
+    phase: Phase
+    # The cannonball rule: the players load their cannons in secret once the bids are revealed.
+    cannons: bool = False
+
+    def row(self) -> HandRow:
+        """What its rows store."""
+        return HandRow(self.id, self.number, self.cards, self.lost_tricks, self.stored_phase, self.corrected,
+                       self.cannons, tuple(e.row() for e in self.entries))
+
+
+def hands(game: GameState) -> tuple[HandState, ...]:
+    """The game's hands as this view of it shows them: its rows, the bids and loads it may see, and each hand's
+    phase where the table's count stands. Put together once per game, version, count and view."""
+    count = game.count
+    key = (game.id, game.version, count.over if count is not None else None, game.view)
+    kept = cache("skull king hands")
+    found = kept.get(key)
+    if found is None:
+        found = tuple(_hand(game, row) for row in game.own)
+        kept.put(key, found)
+    return found
+
+
+def _hand(game: GameState, row: HandRow) -> HandState:
+    bids, shots = game.secrets_of(row.number, BID), game.secrets_of(row.number, SHOT)
+    count = game.count
+    reveal_at = count.reveal_at if count is not None and count.play == row.number else None
+    entries = tuple(EntryState(e.position, bids.get(e.position), e.tricks, dict(e.bonuses or {}), e.loot_with,
+                               e.wager, shots.get(e.position), e.bid_changed_from, e.done, e.position in bids,
+                               e.fixing, e.position in shots) for e in row.entries)
+    return HandState(row.id, row.number, row.cards, row.lost_tricks, row.stored_phase, row.corrected, reveal_at,
+                     entries, phase_of(row.stored_phase, row.number, count, row.cannons), row.cannons)
+
+
+def hand_at(game: GameState, number: int) -> HandState | None:
+    """Hand `number` of the game, or None for no such hand."""
+    found = hands(game)
+    return found[number - 1] if 1 <= number <= len(found) else None
 
 
 def table_of(game: AnyGame) -> Table:
@@ -23,26 +105,22 @@ def table_of(game: AnyGame) -> Table:
                  game.first_dealer)
 
 
-def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
-    """The rules' view of one stored hand.
-
-    While the bids (or the cannons' loads) are secret, only those of seat `shown_to` are in it.
-    """
+def hand_of(game: AnyGame, record: HandState) -> Hand:
+    """The rules' view of one hand, with the bids and loads this view of the game has (`games.as_seen_by` decides
+    which: a page or stream shows a view, a change reads the whole game)."""
     names = [s.name for s in game.seats]
-    secret = record.phase.is_secret
-    loads_secret = record.phase.loads_secret
     return Hand(
         cards=record.cards,
         lost_tricks=record.lost_tricks,
         entries=tuple(
             Entry(
                 player=names[e.position],
-                bid=e.bid if not secret or e.position == shown_to else None,
-                tricks=e.tricks if not secret else None,
+                bid=e.bid,
+                tricks=e.tricks if not record.phase.is_secret else None,
                 bonuses=dict(e.bonuses or {}),
                 loot_with=tuple(names[p] for p in (e.loot_with or [])),
                 wager=e.wager,
-                shot=e.shot if not loads_secret or e.position == shown_to else None,
+                shot=e.shot,
                 bid_changed_from=e.bid_changed_from,
             )
             for e in record.entries
@@ -50,7 +128,7 @@ def hand_of(game: AnyGame, record: Any, shown_to: int | None = None) -> Hand:
     )
 
 
-def clashes(game: AnyGame, record: Any) -> list[Problem]:
+def clashes(game: GameState, record: HandState) -> list[Problem]:
     """Clashes between players' results in a hand in play that every player concerned has entered.
 
     A result counts as entered once its phone said it is complete (or was sent back to fix
@@ -60,20 +138,18 @@ def clashes(game: AnyGame, record: Any) -> list[Problem]:
     """
     if record.phase != Phase.PLAYING:
         return []
-    if isinstance(game, GameState):
-        # Read by the shared table, the pad and every phone's card at each version: checked once per version.
-        # (While a hand is played no bid is hidden, so every screen's view of it is the same.)
-        kept = cache("clashes")
-        key = (game.id, game.version, record.number)
-        found = kept.get(key)
-        if found is None:
-            found = tuple(find_clashes(game, record))
-            kept.put(key, found)
-        return list(found)
-    return find_clashes(game, record)
+    # Read by the shared table, the pad and every phone's card at each version: checked once per version.
+    # (While a hand is played no bid is hidden, so every screen's view of it is the same.)
+    kept = cache("clashes")
+    key = (game.id, game.version, record.number)
+    found = kept.get(key)
+    if found is None:
+        found = tuple(find_clashes(game, record))
+        kept.put(key, found)
+    return list(found)
 
 
-def find_clashes(game: AnyGame, record: Any) -> list[Problem]:
+def find_clashes(game: GameState, record: HandState) -> list[Problem]:
     """`clashes`, worked out now and never kept: for a hand being changed, which no version names yet."""
     table = table_of(game)
     hand = hand_of(game, record)
@@ -92,7 +168,8 @@ def must_bid_again(game: GameState, record: HandState) -> list[str]:
     """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
     if record.phase != Phase.BIDDING:
         return []
-    return [game.seats[s].name for s in sorted(game.bids_cleared) if not record.entries[s].ready]
+    cleared = game.cleared if game.count is not None and game.count.name == BID else frozenset()
+    return [game.seats[s].name for s in sorted(cleared) if not record.entries[s].ready]
 
 
 def schedule(game: AnyGame, table: Table | None = None) -> tuple[int, ...]:
@@ -100,9 +177,9 @@ def schedule(game: AnyGame, table: Table | None = None) -> tuple[int, ...]:
     return rules.cards_per_hand(table or table_of(game))
 
 
-def current_hand(game: AnyGame) -> Any:
+def current_hand(game: GameState) -> HandState | None:
     """The hand being bid or played, None when the game is over."""
-    for record in game.hands:
+    for record in hands(game):
         if record.phase != Phase.SCORED:
             return record
     return None
@@ -134,7 +211,7 @@ class PadRow:
     cells: tuple[PadCell, ...]
 
 
-def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
+def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
     """The score pad: finished hands with points and running totals, then the hand in play.
 
     A hand still being bid shows no bids: they are secret until revealed. A hand in play
@@ -143,7 +220,7 @@ def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
     table = table or table_of(game)
     totals = dict.fromkeys(table.players, 0)
     rows = []
-    for record in game.hands:
+    for record in hands(game):
         hand = hand_of(game, record)
         if record.phase == Phase.SCORED:
             points = rules.score_hand(table, hand)
@@ -159,7 +236,7 @@ def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
             points, provisional, shown_totals = {}, True, {}
         cells = tuple(
             PadCell(
-                bid=e.bid if not record.phase.is_secret else None,
+                bid=e.bid,
                 tricks=e.tricks,
                 points=points.get(e.player),
                 total=shown_totals.get(e.player),
@@ -174,7 +251,7 @@ def pad_rows(game: AnyGame, table: Table | None = None) -> list[PadRow]:
     return rows
 
 
-def standings(game: AnyGame, rows: Iterable[PadRow] | None = None) -> list[Standing]:
+def standings(game: GameState, rows: Iterable[PadRow] | None = None) -> list[Standing]:
     """The leaderboard from scored hands: ranks shared on ties, gap to the leader."""
     table = table_of(game)
     rows = list(rows if rows is not None else pad_rows(game, table))

@@ -10,7 +10,6 @@ from jinja2_fragments.flask import render_block
 
 from ... import games
 from ...access import Actor
-from ...models import Phase
 from ...views.labels import join_names
 from ...views.pushed import PushedPage
 from ...views.rendering import once_per_edition, open_page, page, see_other
@@ -18,11 +17,14 @@ from ...views.sessions import follow_next_game, load_state, visitor
 from ...views.table import show_game
 from . import NAME, reading
 from .feats import PlayerSummary, feats
+from .storage import Phase
 from .views import bp
 
 
-def pad_context(game: games.GameState) -> dict[str, Any]:
-    """What the score pad shows every viewer alike: the rows (no hidden bid in them) and the leaderboard."""
+def pad_context(state: games.GameState) -> dict[str, Any]:
+    """What the score pad shows every viewer alike: the rows and the leaderboard of the game as the whole table may
+    see it (no hidden bid in them)."""
+    game = games.as_seen_by(state, None)
     table = reading.table_of(game)
     rows = reading.pad_rows(game, table)
     return {"game": game, "table": table, "rows": rows, "standings": reading.standings(game, rows),
@@ -37,7 +39,7 @@ def shared_pad(game: games.GameState) -> str:
 
 def corrections(game: games.GameState, me: Actor) -> list[int]:
     """The hands this browser may correct from the pad: every scored one for the host, none for the others."""
-    return [hand.number for hand in game.hands if hand.phase == Phase.SCORED] if me.is_host else []
+    return [hand.number for hand in reading.hands(game) if hand.phase == Phase.SCORED] if me.is_host else []
 
 
 def pad_card_key(game: games.GameState, me: Actor) -> str:
@@ -67,8 +69,9 @@ def pad(public_id: str):
                 card_key=pad_card_key(game, me), **pad_context(game))
 
 
-def screen_context(game: games.GameState) -> dict[str, Any]:
-    """What the big screen shows: the same for whoever looks, nothing a hidden bid would change."""
+def screen_context(state: games.GameState) -> dict[str, Any]:
+    """What the big screen shows: the same for whoever looks, the game as the whole table may see it."""
+    game = games.as_seen_by(state, None)
     table = reading.table_of(game)
     rows = reading.pad_rows(game, table)
     record = reading.current_hand(game)
@@ -100,7 +103,7 @@ def end(public_id: str):
         return show_game(public_id)
     if reading.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
-    standing = reading.standings(game)
+    standing = reading.standings(games.as_seen_by(game, None))
     winners = [s.name for s in standing if s.rank == 1]
     return page("skullking/end.html", title=gettext("Final standings"), game=game, standings=standing,
                 winners=join_names(winners), winner_count=len(winners), summaries=feats_of(game),
@@ -109,7 +112,8 @@ def end(public_id: str):
 
 def feats_of(game: games.GameState) -> list[PlayerSummary]:
     """Each player's feats over the game's scored hands, for the end page."""
-    return feats(reading.table_of(game), [reading.hand_of(game, r) for r in game.hands if r.phase == Phase.SCORED])
+    scored = [reading.hand_of(game, r) for r in reading.hands(game) if r.phase == Phase.SCORED]
+    return feats(reading.table_of(game), scored)
 
 
 def shared_end(game: games.GameState) -> str:

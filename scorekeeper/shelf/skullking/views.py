@@ -12,7 +12,6 @@ from jinja2_fragments.flask import render_block
 
 from ... import forms, games, service
 from ...access import Actor, Role, identify
-from ...models import Phase
 from ...views.labels import problems_by_player, say
 from ...views.pushed import GamePage, PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other
@@ -21,16 +20,19 @@ from ...views.table import after
 from . import changes, reading, rules
 from . import forms as hand_forms
 from .changes import Intent, Results
+from .reading import HandState
 from .rules import Problem
+from .storage import Phase
 
 # Skull King's own pages: the hand, its changes, the score pad, the end and the trick judge.
 bp = Blueprint("skull_king", __name__)
 
-def load_hand(game: games.GameState, number: int) -> games.HandState:
+def load_hand(game: games.GameState, number: int) -> HandState:
     """Hand `number` of `game`, or NotFound."""
-    if not 1 <= number <= len(game.hands):
+    record = reading.hand_at(game, number)
+    if record is None:
         raise service.NotFound(number)
-    return game.hands[number - 1]
+    return record
 
 
 def epoch_ms(moment: datetime | None) -> int:
@@ -105,7 +107,7 @@ def shared_table(state: games.GameState) -> SharedTable:
 # --- the own card -----------------------------------------------------------------------
 
 
-def card_context(state: games.GameState, record: games.HandState, seen_by: Actor,
+def card_context(state: games.GameState, record: HandState, seen_by: Actor,
                  problems: list[Problem] | None = None, form: Any = None,
                  typed: rules.Entry | None = None) -> dict[str, Any]:
     """What this browser's own card shows: its forms, and what only it may see.
@@ -115,9 +117,9 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
     """
     problems = problems or []
     seen = games.as_seen_by(state, seen_by.seat)
-    record = seen.hands[record.number - 1]
+    record = reading.hands(seen)[record.number - 1]
     table = reading.table_of(seen)
-    hand = reading.hand_of(seen, record, shown_to=seen_by.seat)
+    hand = reading.hand_of(seen, record)
     if typed is not None and seen_by.seat is not None:
         hand = replace(hand, entries=tuple(typed if i == seen_by.seat else e for i, e in enumerate(hand.entries)))
     mine = clashes_of(seen, record, seen_by)
@@ -143,7 +145,7 @@ def card_context(state: games.GameState, record: games.HandState, seen_by: Actor
     return context
 
 
-def clashes_of(seen: games.GameState, record: games.HandState, seen_by: Actor) -> list[Problem]:
+def clashes_of(seen: games.GameState, record: HandState, seen_by: Actor) -> list[Problem]:
     """The clashes this phone's player is part of: its card says what to do about them."""
     if seen_by.seat is None:
         return []
@@ -168,7 +170,7 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     if record is None:
         return "over"
     seen = games.as_seen_by(state, seen_by.seat)
-    record = seen.hands[record.number - 1]
+    record = reading.hands(seen)[record.number - 1]
     parts: list[Any] = [seen_by.role, seen_by.seat, record.number, record.phase, record.cards]
     if seen_by.seat is not None:
         parts += [record.entries[seen_by.seat], clashes_of(seen, record, seen_by)]
@@ -277,7 +279,7 @@ def hand(public_id: str, number: int):
     return after(outcome, form=request.form if me.is_host else None, typed=typed)
 
 
-def correct(game: games.GameState, record: games.HandState, table: rules.Table):
+def correct(game: games.GameState, record: HandState, table: rules.Table):
     """The host's correction of a scored hand; the pad follows."""
     public_id = game.public_id
     parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)

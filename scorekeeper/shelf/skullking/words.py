@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from flask import Flask
 from flask_babel import gettext
 
-from ...models import Phase
 from ...views.labels import join_names
 from . import rules, tricks
 from .forms import CAPTURE_TOGGLES, MAX_SEATS
+from .storage import Phase
 
 
 def ruleset_name(ruleset: str) -> str:
