@@ -307,6 +307,18 @@ def as_seen_by(game: GameState, seat: int | None) -> GameState:
     return replace(game, secrets=secrets, seats=seats, requests=requests, host_token="", view=view)
 
 
+def secrets_for(game: GameState, play: int) -> kinds.Secrets:
+    """The secret entries of `play` in this view of the game (`as_seen_by` made it), and where their count stands."""
+    entries: dict[str, dict[int, Any]] = {}
+    for secret in game.secrets:
+        if secret.play == play:
+            entries.setdefault(secret.name, {})[secret.seat] = secret.value
+    count = game.count
+    ours = count is not None and count.play == play
+    return kinds.Secrets(entries, count.reveal_at if ours and count is not None and not count.over else None,
+                         ours and count is not None and count.over)
+
+
 # Records (for writes) or plain values (for reading): the rules see them alike.
 AnyGame = Game | GameState
 

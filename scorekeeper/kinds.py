@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from flask import current_app
@@ -31,13 +32,31 @@ class Applied:
     """What a change does to a match: the entries of the play still open, a play to close, or why not.
 
     `draft` is the open play's new entries (None: none open); `closed` the entries of a play
-    that is complete now; `denied` that the acting browser may not make this change.
+    that is complete now; `denied` that the acting browser may not make this change;
+    `secret` a seat's secret entry of the open play (seat, name, value), which the table keeps
+    and reveals with the others (`Secrets`).
     """
 
     draft: dict[str, Any] | None = None
     closed: dict[str, Any] | None = None
     problems: tuple[Problem, ...] = ()
     denied: bool = False
+    secret: tuple[int, str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """The secret entries of the open play as one screen may see them (`games.secrets_for`): by name, then seat, the
+    value, or None for an entry that is in but not shown to this screen; while the count runs, when it ends; and
+    whether it is over (everyone sees them)."""
+
+    entries: Mapping[str, Mapping[int, Any]] = field(default_factory=dict)
+    reveal_at: datetime | None = None
+    shown: bool = False
+
+    def of(self, name: str) -> Mapping[int, Any]:
+        """The entries called `name`, by seat."""
+        return self.entries.get(name, {})
 
 
 @dataclass(frozen=True)
@@ -129,11 +148,11 @@ class PlayedRules(Protocol):
     def finished(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> bool: ...
     def parse_change(self, form: Any) -> dict[str, Any] | None: ...
     def apply(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
-              change: Mapping[str, Any]) -> Applied: ...
+              change: Mapping[str, Any], secrets: Secrets) -> Applied: ...
     def context(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-                actor: Player) -> dict[str, Any]: ...
+                actor: Player, secrets: Secrets) -> dict[str, Any]: ...
     def card_state(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-                   actor: Player) -> object: ...
+                   actor: Player, secrets: Secrets) -> object: ...
     def summary(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
     def bg_stats_game(self, setup: Any) -> tuple[str, int | None]: ...
 
@@ -145,7 +164,8 @@ class OnPlays:
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE = rules.NEW_TEMPLATE
-        self.SECRETS: tuple[str, ...] = ()
+        # Its secret entries, if its rules have any (`Applied.secret`): each play collects the first of them.
+        self.SECRETS: tuple[str, ...] = tuple(getattr(rules, "SECRETS", ()))
 
     @property
     def played_rules(self) -> PlayedRules:
@@ -222,6 +242,9 @@ class OnPlays:
     def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None:
         """Store the closed plays a new game starts with (an imported pad's)."""
         game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
+        if self.SECRETS:
+            # The first play still open collects its secret entries.
+            game.count_play, game.count_name = len(plays) + 1, self.SECRETS[0]
 
     def played(self, game: Any) -> list[Any]:
         """The closed plays of a stored game, in order."""
@@ -293,28 +316,3 @@ def registered() -> Shelf:
 def kind_of(game: Any) -> GameKind:
     """The kind of a stored game in the current app (a record, its plain values or a summary's row)."""
     return registered().of(game)
-
-
-@dataclass(frozen=True)
-class Stored:
-    """A stored game whose plays the table keeps, as its rules read it: the rules, the setup, the entries of its
-    closed plays in order, and its open play (the record, still being entered), if any."""
-
-    rules: PlayedRules
-    setup: Any
-    closed: list[dict[str, Any]]
-    open_play: Any = None
-
-    @property
-    def draft(self) -> dict[str, Any] | None:
-        """The entries of the open play so far."""
-        return self.open_play.data if self.open_play is not None else None
-
-
-def stored(game: Any) -> Stored | None:
-    """A stored game (record) whose plays the table keeps, as its rules read it; None for a game that keeps its own."""
-    kind = registered().get(game.kind)
-    rules = kind.played_rules if kind is not None else None
-    if kind is None or rules is None:
-        return None
-    return Stored(rules, kind.setup_of(game), kind.played(game), next((p for p in game.plays if not p.closed), None))

@@ -16,9 +16,9 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 
 from . import games
 from .extensions import db
-from .models import Event, Game, SecretEntry, utcnow
+from .models import Event, Game, Play, SecretEntry, utcnow
 
-_games, _events, _secrets = (cast(Table, model.__table__) for model in (Game, Event, SecretEntry))
+_games, _events, _secrets, _plays = (cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play))
 
 _LOCK = select(_games.c.id, _games.c.version).where(
     _games.c.public_id == bindparam("public_id"), _games.c.deleted_at.is_(None)).with_for_update()
@@ -48,6 +48,16 @@ def log(game_id: int, version: int, kind: str, hand: int | None) -> None:
     """The event every screen follows."""
     db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
                                                             at=utcnow()))
+
+
+def put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new: bool) -> None:
+    """A play of a game whose plays the table keeps: `new`, or a change of the one still open."""
+    connection = db.session.connection()
+    if new:
+        connection.execute(insert(_plays).values(game_id=game_id, number=number, data=data, closed=closed))
+        return
+    connection.execute(update(_plays).where(_plays.c.game_id == game_id, _plays.c.number == number)
+                       .values(data=data, closed=closed))
 
 
 # --- secret entries and their count ---------------------------------------------------------

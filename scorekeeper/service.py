@@ -22,7 +22,7 @@ from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .live import CHANGES, CHANNEL
-from .models import Game, JoinAttempt, Play, Seat, SeatRequest, new_join_code, new_public_id, utcnow
+from .models import Game, JoinAttempt, Seat, SeatRequest, new_join_code, new_public_id, utcnow
 from .problems import N_, Problem
 
 # A seat as stored, or as the pages read it.
@@ -278,37 +278,51 @@ def create(kind: kinds.GameKind, setup: Any, plays: Sequence[Any] = (), credenti
     return _commit(game, "import" if plays else "create", secret=game.host_token)
 
 
-def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], drawn_for: int | None = None) -> Outcome:
-    """A change to a game of another kind (a tap on its screen): the kind's rules say what it does.
+def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], drawn_for: int | None = None,
+         count_seconds: float = 3.0) -> Outcome:
+    """A change to a game whose plays the table keeps (a tap on its screen): the kind's rules say what it does.
 
     `drawn_for`: the number of the game or round the screen showed; a tap that arrives after it
-    closed (a late or repeated tap) changes nothing rather than land in the next one.
+    closed (a late or repeated tap) changes nothing rather than land in the next one. A secret
+    entry (`Applied.secret`) is the table's, revealed with the others after `count_seconds`.
     """
-    game = _locked(public_id)
-    found = kinds.stored(game)
-    if found is None:
-        db.session.rollback()
-        raise NotFound(public_id)
-    kind, setup, closed, open_play = found.rules, found.setup, found.closed, found.open_play
-    if drawn_for is not None and drawn_for != len(closed) + 1:
-        return _stale(game)
+    game = locked(public_id)
+    kind = kinds.registered()[game.kind]
+    rules = kind.played_rules
+    if rules is None:
+        raise not_found(public_id)
+    setup, closed = kind.setup_of(game), kind.played(game)
+    open_play = next((p for p in game.plays if not p.closed), None)
+    number = len(closed) + 1
+    if drawn_for is not None and drawn_for != number:
+        return stale(game)
     actor = identify(game, credentials)
-    applied = kind.apply(setup, closed, found.draft, kinds.Player(actor.seat, actor.is_host), change)
+    # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
+    secrets = games.secrets_for(games.as_seen_by(game, actor.seat), number)
+    applied = rules.apply(setup, closed, open_play.data if open_play else None, kinds.Player(actor.seat, actor.is_host),
+                          change, secrets)
     if applied.denied:
-        raise _deny()
+        raise deny()
     if applied.problems:
-        return _refuse(game, *applied.problems)
+        return refuse(game, *applied.problems)
+    if applied.secret is not None:
+        seat, name, value = applied.secret
+        count = game.count
+        if count is not None and (count.play, count.name) == (number, name) and count.over:
+            # Shown already (the count ended, by the deciding clock, before this tap was taken): nothing changes.
+            return stale(game)
+        enter_secret(game, number, seat, name, value, count_seconds)
     entries = applied.closed if applied.closed is not None else applied.draft
-    if open_play is None:
-        open_play = Play(number=len(closed) + 1)
-        game.plays.append(open_play)
-    open_play.data = entries
-    open_play.closed = applied.closed is not None
-    if applied.closed is not None and kind.finished(setup, [*closed, applied.closed]):
-        game.finished_at = utcnow()
-        # What its crew's statistics read.
-        game.summary = kind.summary(setup, [*closed, applied.closed])
-    return _commit(game, "play", open_play.number)
+    if entries is not None:
+        rows.put_play(game.id, number, entries, applied.closed is not None, new=open_play is None)
+    if applied.closed is not None:
+        played = [*closed, applied.closed]
+        if kind.finished(setup, played):
+            # What its crew's statistics read.
+            rows.finish(game.id, utcnow(), kind.summary(setup, played))
+        elif kind.SECRETS:
+            collect_secrets(game.id, number + 1, kind.SECRETS[0])
+    return commit(game, "play", number)
 
 
 def rematch(public_id: str, credentials: Credentials) -> Outcome:

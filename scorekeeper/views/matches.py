@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import request, url_for
+from flask import current_app, request, url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
@@ -36,16 +36,15 @@ class ShelfGame:
     draft: dict[str, Any] | None
     version: int
 
-    @property
-    def edition(self) -> int:
-        """Orders what the table may see, as `GameState.edition` does (no count here)."""
-        return self.version * 2
+    def secrets(self, state: games.GameState, actor: kinds.Player) -> kinds.Secrets:
+        """The open play's secret entries as `actor` may see them (`games.as_seen_by` decides)."""
+        return games.secrets_for(games.as_seen_by(state, actor.seat), len(self.closed) + 1)
 
-    def context(self, actor: kinds.Player) -> dict[str, Any]:
+    def context(self, state: games.GameState, actor: kinds.Player) -> dict[str, Any]:
         """What the kind shows `actor` (a browser's own card), or with `kinds.Player()` the whole table."""
-        context = self.kind.context(self.setup, list(self.closed), self.draft, actor)
+        context = self.kind.context(self.setup, list(self.closed), self.draft, actor, self.secrets(state, actor))
         # Every tap names the game or round it was drawn for: one that comes late changes nothing.
-        return {**context, "kind": self.kind, "edition": self.edition, "play_number": len(self.closed) + 1}
+        return {**context, "kind": self.kind, "edition": state.edition, "play_number": len(self.closed) + 1}
 
 
 def shelf_game(state: games.GameState) -> ShelfGame | None:
@@ -75,18 +74,19 @@ def played(state: games.GameState) -> ShelfGame:
 def shared_screen(found: ShelfGame, state: games.GameState) -> str:
     """The parts of a shelf game's screen that every viewer sees alike, rendered once per edition and language."""
     def render() -> str:
-        context = found.context(kinds.Player())
+        context = found.context(state, kinds.Player())
         return "".join(render_block(found.kind.TEMPLATE, block, game=state, **context) for block in SHARED_PARTS)
 
-    return once_per_edition("shelf tables", state.id, found.edition, render)
+    return once_per_edition("shelf tables", state.id, state.edition, render)
 
 
 def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
     """A fingerprint of what this browser's own card shows: its role, seat, the play it is drawn for and
     what the kind says the card holds; another player's change leaves it as it is."""
+    actor = kinds.Player(me.seat, me.is_host)
     parts: tuple[object, ...] = (
         me.role, me.seat, len(found.closed),
-        found.kind.card_state(found.setup, list(found.closed), found.draft, kinds.Player(me.seat, me.is_host)))
+        found.kind.card_state(found.setup, list(found.closed), found.draft, actor, found.secrets(state, actor)))
     if me.is_host:
         # The host's card answers the phones asking for a seat and frees the seats of lost ones.
         parts += (tuple(s.has_phone for s in state.seats),
@@ -96,7 +96,7 @@ def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
 
 def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> str:
     """This browser's own card of a shelf game, as the stream sends it (`key`: its card key)."""
-    context = found.context(kinds.Player(me.seat, me.is_host))
+    context = found.context(state, kinds.Player(me.seat, me.is_host))
     return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[], card_key=key, **context)
 
 
@@ -109,7 +109,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
         return open_page(following)
     found = played(state)
     me = visitor(state)
-    context = found.context(kinds.Player(me.seat, me.is_host))
+    context = found.context(state, kinds.Player(me.seat, me.is_host))
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=state, visitor=me,
                 problems=problems or [], card_key=card_key(found, state, me), **context)
 
@@ -124,7 +124,8 @@ def play(public_id: str):
                           [gettext("The request could not be understood. Reload the page and try again.")])
     drawn_for = request.form.get("play", "")
     outcome = service.play(public_id, credentials(public_id), change,
-                           int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
+                           int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None,
+                           float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0)))
     if outcome.stale:
         return see_other(url_for("pages.game", public_id=public_id))
     if not outcome.ok:

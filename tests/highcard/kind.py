@@ -1,9 +1,10 @@
 """High card, a kind of game that lives in the tests: each round every player draws a card and enters its value
-(1 to 13) on their own phone; the highest card takes the round, the first to win `target` rounds wins.
+(1 to 13) on their own phone, in secret; once all are in, the table counts YO-HO-HO and shows them together; the
+highest card takes the round, the first to win `target` rounds wins.
 
 It is registered with one line (`create_app(..., games=[*INSTALLED, HIGH_CARD])`) and gets the table's seats,
-joining, the lost phone's way back, the big screen, the live stream, the pad file and crews with no change
-outside the tests.
+joining, the lost phone's way back, the big screen, the live stream, the secret entries and their count, the pad
+file and crews with no change outside the tests.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from scorekeeper.kinds import Applied, NewMatch, OnPlays, Player
+from scorekeeper.kinds import Applied, NewMatch, OnPlays, Player, Secrets
 from scorekeeper.padfile import PadError
 from scorekeeper.problems import Problem
 from scorekeeper.standings import leaderboard
@@ -27,6 +28,8 @@ FORMAT = "high-card-pad"
 TITLE = "High card"
 TEMPLATE = "highcard/round.html"
 NEW_TEMPLATE = "highcard/new.html"
+# Each player's card of a round is secret until all are in and the count has run.
+SECRETS = ("card",)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def parse_change(form: Any) -> dict[str, Any] | None:
+    if form.get("next") == "1":
+        return {"next": True}
     raw, seat = str(form.get("card", "")), str(form.get("seat", ""))
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
         return None
@@ -97,33 +102,42 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
-          change: Mapping[str, Any]) -> Applied:
-    seat = actor.seat if actor.seat is not None else change.get("seat") if actor.is_host else None
+          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+    if actor.seat is None and not actor.is_host:
+        return Applied(denied=True)
+    if change.get("next"):
+        cards = secrets.of("card")
+        if not secrets.shown or len(cards) < len(setup.players):
+            return Applied(problems=(Problem("The cards are shown once everyone has drawn."),))
+        return Applied(closed={"cards": {str(seat): value for seat, value in sorted(cards.items())}})
+    seat = actor.seat if actor.seat is not None else change.get("seat")
     if seat is None or not 0 <= seat < len(setup.players):
         return Applied(denied=True)
+    if secrets.shown:
+        return Applied(problems=(Problem("The cards of this round are shown already."),))
     if not 1 <= change["card"] <= 13:
         return Applied(problems=(Problem("A card is 1 to 13.", players=(setup.players[seat],)),))
-    cards = {**(draft or {}).get("cards", {}), str(seat): change["card"]}
-    if len(cards) == len(setup.players):
-        return Applied(closed={"cards": cards})
-    return Applied(draft={"cards": cards})
+    return Applied(secret=(seat, "card", change["card"]))
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player) -> dict[str, Any]:
+            actor: Player, secrets: Secrets) -> dict[str, Any]:
     won = wins(setup, plays)
     over = finished(setup, plays)
-    entered = (draft or {}).get("cards", {})
+    cards = secrets.of("card")
     return {"setup": setup, "standings": leaderboard(list(setup.players), won, [None] * len(won)),
             "rounds": [[p["cards"].get(str(s)) for s in range(len(setup.players))] for p in plays],
             "champion": setup.players[won.index(max(won))] if over else None,
-            "entered": [str(s) in entered for s in range(len(setup.players))],
-            "mine": entered.get(str(actor.seat)) if actor.seat is not None else None}
+            "entered": [s in cards for s in range(len(setup.players))],
+            # What the table lets this screen see: the kind decides nothing of secrecy (`games.as_seen_by` does).
+            "shown": [cards.get(s) for s in range(len(setup.players))],
+            "counting": secrets.reveal_at is not None, "revealed": secrets.shown,
+            "mine": cards.get(actor.seat) if actor.seat is not None else None}
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player) -> object:
-    return (len(plays), (draft or {}).get("cards", {}).get(str(actor.seat)))
+               actor: Player, secrets: Secrets) -> object:
+    return (len(plays), secrets.of("card").get(actor.seat) if actor.seat is not None else None, secrets.shown)
 
 
 def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ...kinds import Applied, NewMatch, Player
+from ...kinds import Applied, NewMatch, Player, Secrets
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
 from . import pad
@@ -96,7 +96,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
-          change: Mapping[str, Any]) -> Applied:
+          change: Mapping[str, Any], secrets: Secrets) -> Applied:
     """A coffin entered by either player's phone or the host: checked, then the round is scored."""
     if actor.seat is None and not actor.is_host:
         return Applied(denied=True)
@@ -123,7 +123,7 @@ def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, 
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player) -> dict[str, Any]:
+            actor: Player, secrets: Secrets) -> dict[str, Any]:
     """What the round screen shows: the last round scored, the sets so far, the totals, the winner."""
     coffins = [p["coffin"] for p in plays]
     now = standing(setup, coffins)
@@ -143,7 +143,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player) -> object:
+               actor: Player, secrets: Secrets) -> object:
     """What this browser's own card holds besides the round it is drawn for: the empty coffin to fill."""
     return None
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...kinds import Applied, NewMatch, Player
+from ...kinds import Applied, NewMatch, Player, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard
 from . import pad
@@ -135,7 +135,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
-          change: Mapping[str, Any]) -> Applied:
+          change: Mapping[str, Any], secrets: Secrets) -> Applied:
     """Points typed by a phone (its own) or the host (anyone's); the round closes when everyone's are in."""
     before = played(plays)
     number = len(before.rounds) + 1
@@ -172,7 +172,7 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player) -> dict[str, Any]:
+            actor: Player, secrets: Secrets) -> dict[str, Any]:
     """What the pad shows: the rounds with running totals, who has typed this round, the leaderboard, who won."""
     now = played(plays)
     rows, running = [], [0] * len(setup.players)
@@ -197,7 +197,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player) -> object:
+               actor: Player, secrets: Secrets) -> object:
     """What this browser's own card holds besides the round it is drawn for: nothing of the others' points
     (they show on the table), so another phone's save never redraws it."""
     return None
