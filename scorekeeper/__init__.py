@@ -24,7 +24,8 @@ def resource_dir(name: str) -> str:
     return str(PACKAGE_DIR.parent / name)
 
 
-def create_app(test_config: Mapping[str, Any] | None = None, games: Iterable[GameKind] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, Any] | None = None,
+               games: Iterable[GameKind[Any, Any]] | None = None) -> Flask:
     """Create the app: config from the instance folder, then the environment, then tests; it offers `games`
     (by default every game on the shelf)."""
     # Imported here so `scorekeeper serve` can let gevent patch the standard library first.

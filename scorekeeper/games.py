@@ -153,6 +153,8 @@ class GameState:
     cleared: frozenset[int] = field(default_factory=frozenset)
     # Whose view this is: "" as stored, else what `as_seen_by` kept of it ("table", "seat 2").
     view: str = ""
+    # When its host deleted it (undone for a while).
+    deleted_at: datetime | None = None
 
     @property
     def open_requests(self) -> tuple[RequestState, ...]:
@@ -211,6 +213,7 @@ _games, _seats, _secrets = Game.__table__, Seat.__table__, SecretEntry.__table__
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
            _games.c.host_token, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
+           _games.c.deleted_at,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash)
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
@@ -261,7 +264,8 @@ def _read_game_once(game_id: int) -> GameState | None:
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
                      first.version, first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     own, requests, first.next_game, plays, secrets, count, _cleared(connection, game_id, count))
+                     own, requests, first.next_game, plays, secrets, count, _cleared(connection, game_id, count),
+                     deleted_at=first.deleted_at)
 
 
 def at_version(rows: Sequence[Any], version: int) -> Sequence[Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from flask import current_app
 
@@ -67,16 +67,21 @@ class Player:
     is_host: bool = False
 
 
+# A kind's own plain values: its setup (players, rules, options) and one of its plays (a hand, a round).
+SetupT = TypeVar("SetupT")
+PlayT = TypeVar("PlayT")
+
+
 @dataclass
-class NewMatch:
+class NewMatch(Generic[SetupT]):
     """A new game as its form describes it: the setup, or the problems, and the names typed."""
 
-    setup: Any = None
+    setup: SetupT | None = None
     problems: list[Problem] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
 
 
-class GameKind(Protocol):
+class GameKind(Protocol[SetupT, PlayT]):
     """What the table machinery asks of every game: its names, its setup, its stored plays, its pad file.
 
     A setup is the kind's own plain value (the players, the rules and options chosen); its
@@ -94,7 +99,7 @@ class GameKind(Protocol):
     SECRETS: tuple[str, ...]
 
     @property
-    def played_rules(self) -> PlayedRules | None:
+    def played_rules(self) -> PlayedRules[SetupT] | None:
         """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
         ...
 
@@ -111,24 +116,24 @@ class GameKind(Protocol):
         `games.at_version`); nothing when the table keeps its plays."""
         ...
 
-    def setup_from_form(self, form: Any) -> NewMatch: ...
+    def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
     def new_game_context(self) -> dict[str, Any]: ...
-    def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
-    def columns(self, setup: Any) -> tuple[list[str], dict[str, Any]]: ...
-    def setup_of(self, game: Any) -> Any: ...
-    def rematch(self, setup: Any) -> Any: ...
+    def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
+    def columns(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]: ...
+    def setup_of(self, game: Any) -> SetupT: ...
+    def rematch(self, setup: SetupT) -> SetupT: ...
     def label(self, game: Any) -> str: ...
-    def read_pad(self, doc: object, check: bool = False) -> tuple[Any, list[Any]]: ...
-    def write_pad(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]: ...
-    def write_csv(self, setup: Any, plays: Sequence[Any]) -> str: ...
-    def finished(self, setup: Any, plays: Sequence[Any]) -> bool: ...
-    def summary(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]: ...
-    def bg_stats_game(self, setup: Any) -> tuple[str, int | None, int]: ...
-    def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None: ...
-    def played(self, game: Any) -> list[Any]: ...
+    def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
+    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def write_csv(self, setup: SetupT, plays: Sequence[PlayT]) -> str: ...
+    def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
+    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None, int]: ...
+    def start(self, game: Any, setup: SetupT, plays: Sequence[PlayT]) -> None: ...
+    def played(self, game: Any) -> list[PlayT]: ...
 
 
-class PlayedRules(Protocol):
+class PlayedRules(Protocol[SetupT]):
     """A game whose plays the table keeps (plain dicts, the open one's `draft` beside them) and whose one
     screen it draws: what its form, a tap and its screen mean. A module; `OnPlays` makes it a `GameKind`."""
 
@@ -138,29 +143,29 @@ class PlayedRules(Protocol):
     TEMPLATE: str  # its one screen
     NEW_TEMPLATE: str
 
-    def setup_from_form(self, form: Any) -> NewMatch: ...
-    def form_fields(self, setup: Any) -> list[tuple[str, str]]: ...
-    def stored(self, setup: Any) -> tuple[list[str], dict[str, Any]]: ...
-    def from_stored(self, players: list[str], options: Mapping[str, Any]) -> Any: ...
+    def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
+    def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
+    def stored(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]: ...
+    def from_stored(self, players: list[str], options: Mapping[str, Any]) -> SetupT: ...
     def label(self, options: Mapping[str, Any]) -> str: ...
-    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[Any, list[dict[str, Any]]]: ...
-    def write_pad(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
-    def finished(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> bool: ...
+    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[SetupT, list[dict[str, Any]]]: ...
+    def write_pad(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def finished(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> bool: ...
     def parse_change(self, form: Any) -> dict[str, Any] | None: ...
-    def apply(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+    def apply(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
               change: Mapping[str, Any], secrets: Secrets) -> Applied: ...
-    def context(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+    def context(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
                 actor: Player, secrets: Secrets) -> dict[str, Any]: ...
-    def card_state(self, setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+    def card_state(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
                    actor: Player, secrets: Secrets) -> object: ...
-    def summary(self, setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
-    def bg_stats_game(self, setup: Any) -> tuple[str, int | None]: ...
+    def summary(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None]: ...
 
 
-class OnPlays:
+class OnPlays(Generic[SetupT]):
     """A game whose plays the table keeps, as a `GameKind`: its rules, and the table's storage of plays."""
 
-    def __init__(self, rules: PlayedRules) -> None:
+    def __init__(self, rules: PlayedRules[SetupT]) -> None:
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE = rules.NEW_TEMPLATE
@@ -168,7 +173,7 @@ class OnPlays:
         self.SECRETS: tuple[str, ...] = tuple(getattr(rules, "SECRETS", ()))
 
     @property
-    def played_rules(self) -> PlayedRules:
+    def played_rules(self) -> PlayedRules[SetupT]:
         """Its rules: the table draws its screen from them."""
         return self.rules
 
@@ -183,7 +188,7 @@ class OnPlays:
         """Nothing: the table keeps its plays."""
         return ()
 
-    def setup_from_form(self, form: Any) -> NewMatch:
+    def setup_from_form(self, form: Any) -> NewMatch[SetupT]:
         """The game its new-game form describes."""
         return self.rules.setup_from_form(form)
 
@@ -191,20 +196,20 @@ class OnPlays:
         """Nothing besides the form: the form says all."""
         return {}
 
-    def form_fields(self, setup: Any) -> list[tuple[str, str]]:
+    def form_fields(self, setup: SetupT) -> list[tuple[str, str]]:
         """The new-game form filled in for another game with the same players."""
         return self.rules.form_fields(setup)
 
-    def columns(self, setup: Any) -> tuple[list[str], dict[str, Any]]:
+    def columns(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]:
         """The seats' names, and the game's columns: its options (its name stands for its ruleset)."""
         players, options = self.rules.stored(setup)
         return players, {"ruleset": self.NAME, "options": options}
 
-    def setup_of(self, game: Any) -> Any:
+    def setup_of(self, game: Any) -> SetupT:
         """The setup of a stored game (a record or its plain values)."""
         return self.rules.from_stored([s.name for s in game.seats], game.options or {})
 
-    def rematch(self, setup: Any) -> Any:
+    def rematch(self, setup: SetupT) -> SetupT:
         """The same game again ("New game with these players" asks the form instead)."""
         return setup
 
@@ -212,34 +217,34 @@ class OnPlays:
         """The game's name in lists."""
         return self.rules.label(game.options or {})
 
-    def read_pad(self, doc: object, check: bool = False) -> tuple[Any, list[Any]]:
+    def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[Any]]:
         """A pad file's setup and plays (a document `read_any` found of its format); PadError with every problem."""
         assert isinstance(doc, dict)
         setup, plays = self.rules.read_pad(doc, check)
         return setup, list(plays)
 
-    def write_pad(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]:
+    def write_pad(self, setup: SetupT, plays: Sequence[Any]) -> dict[str, Any]:
         """The pad file, with points."""
         return self.rules.write_pad(setup, plays)
 
-    def write_csv(self, setup: Any, plays: Sequence[Any]) -> str:
+    def write_csv(self, setup: SetupT, plays: Sequence[Any]) -> str:
         """The pad as CSV: a row per round and player, with points and running total."""
         summary = self.rules.summary(setup, plays)
         return write_rounds_csv(summary["players"], summary["per_hand"])
 
-    def finished(self, setup: Any, plays: Sequence[Any]) -> bool:
+    def finished(self, setup: SetupT, plays: Sequence[Any]) -> bool:
         """Whether these plays end the game."""
         return self.rules.finished(setup, plays)
 
-    def summary(self, setup: Any, plays: Sequence[Any]) -> dict[str, Any]:
+    def summary(self, setup: SetupT, plays: Sequence[Any]) -> dict[str, Any]:
         """What a finished game leaves for its crew's statistics."""
         return self.rules.summary(setup, plays)
 
-    def bg_stats_game(self, setup: Any) -> tuple[str, int | None, int]:
+    def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None, int]:
         """The game as BG Stats knows it; the first seat starts."""
         return (*self.rules.bg_stats_game(setup), 0)
 
-    def start(self, game: Any, setup: Any, plays: Sequence[Any]) -> None:
+    def start(self, game: Any, setup: SetupT, plays: Sequence[Any]) -> None:
         """Store the closed plays a new game starts with (an imported pad's)."""
         game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
         if self.SECRETS:
@@ -254,31 +259,31 @@ class OnPlays:
 class Shelf:
     """The kinds of game an app offers, by name, in the order the start page offers them."""
 
-    def __init__(self, kinds: Iterable[GameKind]) -> None:
-        self.by_name: dict[str, GameKind] = {}
+    def __init__(self, kinds: Iterable[GameKind[Any, Any]]) -> None:
+        self.by_name: dict[str, GameKind[Any, Any]] = {}
         for kind in kinds:
             if kind.NAME in self.by_name:
                 raise ValueError(f"two kinds of game are named {kind.NAME!r}")
             self.by_name[kind.NAME] = kind
 
-    def __getitem__(self, name: str) -> GameKind:
+    def __getitem__(self, name: str) -> GameKind[Any, Any]:
         return self.by_name[name]
 
     def __contains__(self, name: object) -> bool:
         return name in self.by_name
 
-    def __iter__(self) -> Iterator[GameKind]:
+    def __iter__(self) -> Iterator[GameKind[Any, Any]]:
         return iter(self.by_name.values())
 
-    def get(self, name: str) -> GameKind | None:
+    def get(self, name: str) -> GameKind[Any, Any] | None:
         """The kind called `name`, or None."""
         return self.by_name.get(name)
 
-    def of(self, game: Any) -> GameKind:
+    def of(self, game: Any) -> GameKind[Any, Any]:
         """The kind of a stored game (a record, its plain values or a summary's row)."""
         return self.by_name[game.kind]
 
-    def read_any(self, text: str | bytes, check: bool = True) -> tuple[GameKind, tuple[Any, list[Any]]]:
+    def read_any(self, text: str | bytes, check: bool = True) -> tuple[GameKind[Any, Any], tuple[Any, list[Any]]]:
         """A pad file of any game, told apart by its `format`: its kind, and (its setup, its plays).
         PadError with every problem."""
         doc = read_json(text)
@@ -301,7 +306,7 @@ class Shelf:
 EXTENSION = "scorekeeper.kinds"
 
 
-def init_app(app: Flask, kinds: Iterable[GameKind]) -> Shelf:
+def init_app(app: Flask, kinds: Iterable[GameKind[Any, Any]]) -> Shelf:
     """Offer these kinds of game in `app`."""
     shelf = app.extensions[EXTENSION] = Shelf(kinds)
     return shelf
@@ -313,6 +318,6 @@ def registered() -> Shelf:
     return shelf
 
 
-def kind_of(game: Any) -> GameKind:
+def kind_of(game: Any) -> GameKind[Any, Any]:
     """The kind of a stored game in the current app (a record, its plain values or a summary's row)."""
     return registered().of(game)

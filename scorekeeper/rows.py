@@ -16,19 +16,21 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 
 from . import games
 from .extensions import db
-from .models import Event, Game, Play, SecretEntry, utcnow
+from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, utcnow
 
-_games, _events, _secrets, _plays = (cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play))
+_games, _events, _secrets, _plays, _seats, _requests = (
+    cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest))
 
-_LOCK = select(_games.c.id, _games.c.version).where(
-    _games.c.public_id == bindparam("public_id"), _games.c.deleted_at.is_(None)).with_for_update()
+_LOCK_ANY = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id")).with_for_update()
+_LOCK = _LOCK_ANY.where(_games.c.deleted_at.is_(None))
 
 
-def lock(public_id: str) -> tuple[int, int] | None:
-    """Lock a game's row until the transaction ends; its id and version, or None if there is no such game."""
+def lock(public_id: str, deleted: bool = False) -> tuple[int, int] | None:
+    """Lock a game's row until the transaction ends; its id and version, or None if there is no such game (one
+    its host deleted only when asked for)."""
     if not games.PUBLIC_ID.fullmatch(public_id):
         return None
-    row = db.session.connection().execute(_LOCK, {"public_id": public_id}).first()
+    row = db.session.connection().execute(_LOCK_ANY if deleted else _LOCK, {"public_id": public_id}).first()
     return (row.id, row.version) if row is not None else None
 
 
@@ -48,6 +50,34 @@ def log(game_id: int, version: int, kind: str, hand: int | None) -> None:
     """The event every screen follows."""
     db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
                                                             at=utcnow()))
+
+
+# --- seats and the phones asking for one ----------------------------------------------------
+
+
+def set_seat(game_id: int, position: int, token_hash: str | None) -> None:
+    """The phone that plays a seat (by its secret's hash), or none."""
+    db.session.connection().execute(update(_seats).where(_seats.c.game_id == game_id, _seats.c.position == position)
+                                    .values(token_hash=token_hash))
+
+
+def add_request(game_id: int, position: int, token_hash: str, code: str) -> None:
+    """A new phone asks for a seat, showing `code`."""
+    db.session.connection().execute(insert(_requests).values(game_id=game_id, position=position,
+                                                              token_hash=token_hash, code=code, at=utcnow(),
+                                                              turned_away=False))
+
+
+def drop_requests(ids: list[int]) -> None:
+    """Forget these requests (answered, or asked anew)."""
+    if ids:
+        db.session.connection().execute(delete(_requests).where(_requests.c.id.in_(ids)))
+
+
+def turn_away(ids: list[int]) -> None:
+    """The host said no to these requests; they are kept so their phones are told."""
+    if ids:
+        db.session.connection().execute(update(_requests).where(_requests.c.id.in_(ids)).values(turned_away=True))
 
 
 def put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new: bool) -> None:

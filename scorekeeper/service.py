@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -22,7 +22,7 @@ from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
 from .live import CHANGES, CHANNEL
-from .models import Game, JoinAttempt, Seat, SeatRequest, new_join_code, new_public_id, utcnow
+from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id, utcnow
 from .problems import N_, Problem
 
 # A seat as stored, or as the pages read it.
@@ -61,27 +61,16 @@ class Outcome:
 LOCKED_AT = "locked_at"
 
 
-def _locked(public_id: str) -> Game:
-    """The game's record (for the table's changes of seats and the games list), locked for writing until this
-    transaction ends, or NotFound. The deciding clock is read under the lock (`lock_time`)."""
-    begin_write()
-    game = games.find_game(public_id, for_update=True)
-    if game is None:
-        db.session.rollback()
-        raise NotFound(public_id)
-    db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
-    return game
-
-
-def locked(public_id: str) -> games.GameState:
-    """The game as plain values, its row locked for writing until this transaction ends, or NotFound.
+def locked(public_id: str, deleted: bool = False) -> games.GameState:
+    """The game as plain values, its row locked for writing until this transaction ends, or NotFound (a game its
+    host deleted only when asked for, to undo it).
 
     Where a count stands is fixed by the deciding clock read under the lock, so a count that has
     ended for any screen has ended for this change too (see "the end of a count" in games.py).
     No record of the game is loaded: a change writes only the rows it changes.
     """
     begin_write()
-    found = rows.lock(public_id)
+    found = rows.lock(public_id, deleted)
     # Under the lock the version cannot move, so the game kept (or read) for it is the game.
     game = games.kept_or_read(*found) if found is not None else None
     if game is None:
@@ -130,17 +119,17 @@ def collect_secrets(game_id: int, play: int, name: str, forget: bool = False) ->
         pending.update(count_play=play, count_name=name, reveal_at=None)
 
 
-def _forget_secret(game: Game, seat: int) -> tuple[str, int | None]:
+def _forget_secret(game: games.GameState, seat: int) -> tuple[str, int | None]:
     """A seat changing phones loses its secret entry still hidden: it belongs to the phone that made it. A count
     running stops until that seat enters again. The event to log, and its play: a cleared entry is logged as such,
     so the table can see who must enter again (that a player had entered is no secret)."""
-    if game.count_name is None or game.count_play is None or (game.reveal_at is not None
-                                                              and game.reveal_at <= lock_time()):
+    count = game.count
+    if count is None or count.over or seat not in game.secrets_of(count.play, count.name):
         return "seat", None
-    if not rows.drop_secrets(game.id, game.count_play, game.count_name, seat):
-        return "seat", None
-    game.reveal_at = None
-    return f"{games.CLEARED}{game.count_name} {seat}", game.count_play
+    rows.drop_secrets(game.id, count.play, count.name, seat)
+    if count.reveal_at is not None:
+        _change_game(reveal_at=None)
+    return f"{games.CLEARED}{count.name} {seat}", count.play
 
 
 def _rollback() -> None:
@@ -171,9 +160,6 @@ def not_found(what: object) -> NotFound:
     """Nothing is stored: no such play (raise what this returns)."""
     _rollback()
     return NotFound(what)
-
-
-_refuse, _deny, _stale = refuse, deny, stale
 
 
 def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
@@ -237,7 +223,7 @@ def _earlier(credentials: Credentials | None, after: str | None) -> Game | None:
         return None
     earlier = games.find_game(after, for_update=True)
     if earlier is None or credentials is None or not identify(earlier, credentials).is_host:
-        raise _deny()
+        raise deny()
     return earlier
 
 
@@ -257,8 +243,8 @@ def _follow(earlier: Game | None, game: Game) -> None:
     _log(earlier, "next-game")
 
 
-def create(kind: kinds.GameKind, setup: Any, plays: Sequence[Any] = (), credentials: Credentials | None = None,
-           after: str | None = None) -> Outcome:
+def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT, plays: Sequence[kinds.PlayT] = (),
+           credentials: Credentials | None = None, after: str | None = None) -> Outcome:
     """Start a game of any kind from a checked setup, resuming after `plays` (an imported pad's); the secret is
     the host's token.
 
@@ -327,12 +313,12 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
 
 def rematch(public_id: str, credentials: Credentials) -> Outcome:
     """The host starts the same game again with the same players (in Skull King the next player deals first)."""
-    game = _locked(public_id)
+    game = locked(public_id)
     if not identify(game, credentials).is_host:
-        raise _deny()
+        raise deny()
     kind = kinds.kind_of(game)
     setup = kind.rematch(kind.setup_of(game))
-    db.session.rollback()
+    _rollback()
     return create(kind, setup, credentials=credentials, after=public_id)
 
 
@@ -342,36 +328,33 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
 UNDO_SECONDS = 600
 
 
+def _change_game(**columns: Any) -> None:
+    """Columns of the game's own row the change under way sets, written with its version."""
+    db.session.info[GAME_COLUMNS].update(columns)
+
+
 def delete_game(public_id: str, credentials: Credentials) -> Outcome:
     """The host deletes a finished game: gone from every page and statistic, undone within a short time."""
-    game = _locked(public_id)
+    game = locked(public_id)
     if not identify(game, credentials).is_host:
-        raise _deny()
+        raise deny()
     if game.finished_at is None:
-        return _refuse(game, Problem(N_("Only a finished game can be deleted.")))
-    game.deleted_at = utcnow()
-    _remove_deleted_long_ago()
-    return _commit(game, "delete")
+        return refuse(game, Problem(N_("Only a finished game can be deleted.")))
+    _change_game(deleted_at=utcnow())
+    # Removed for good with everything that is theirs (the database's cascades).
+    db.session.execute(delete(Game).where(Game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS)))
+    return commit(game, "delete")
 
 
 def restore_game(public_id: str, credentials: Credentials) -> Outcome:
     """The host takes back a deletion, while it can still be undone."""
-    begin_write()
-    game = games.find_game(public_id, for_update=True, deleted=True)
-    if game is None or game.deleted_at is None or game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS):
-        db.session.rollback()
-        raise NotFound(public_id)
+    game = locked(public_id, deleted=True)
+    if game.deleted_at is None or game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS):
+        raise not_found(public_id)
     if not identify(game, credentials).is_host:
-        raise _deny()
-    game.deleted_at = None
-    return _commit(game, "restore")
-
-
-def _remove_deleted_long_ago() -> None:
-    """Remove for good the games deleted longer ago than they can be undone (with their hands and seats)."""
-    since = utcnow() - timedelta(seconds=UNDO_SECONDS)
-    for old in db.session.scalars(select(Game).where(Game.deleted_at < since)):
-        db.session.delete(old)
+        raise deny()
+    _change_game(deleted_at=None)
+    return commit(game, "restore")
 
 
 # --- seats ----------------------------------------------------------------------------
@@ -407,46 +390,46 @@ def seat_at(seats: Sequence[SeatOf], position: int | None) -> SeatOf | None:
     return seats[position] if position is not None and 0 <= position < len(seats) else None
 
 
-def _already_seated(game: Game, actor: Actor) -> Outcome | None:
+def _already_seated(game: games.GameState, actor: Actor) -> Outcome | None:
     """A browser holds one seat at most, and the host none (it enters for the players without a phone)."""
     if actor.is_host:
-        return _refuse(game, Problem(N_("You host this game: enter the bids and results of the players "
-                                        "without a phone on your own screen.")))
+        return refuse(game, Problem(N_("You host this game: enter the bids and results of the players "
+                                       "without a phone on your own screen.")))
     if actor.seat is not None:
-        return _refuse(game, Problem(N_("This phone already plays %(names)s in this game."),
-                                     players=(game.seats[actor.seat].name,)))
+        return refuse(game, Problem(N_("This phone already plays %(names)s in this game."),
+                                    players=(game.seats[actor.seat].name,)))
     return None
 
 
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
     """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
-    game = _locked(public_id)
+    game = locked(public_id)
     seat = seat_at(game.seats, position)
     if seat is None:
-        return _refuse(game, Problem(N_("Pick your name from the list.")))
+        return refuse(game, Problem(N_("Pick your name from the list.")))
     seated = _already_seated(game, identify(game, credentials))
     if seated is not None:
         return seated
     if seat.token_hash is not None:
-        return _refuse(game, Problem(
+        return refuse(game, Problem(
             N_("%(names)s already plays on another phone. Ask the host to let this phone in instead."),
             players=(seat.name,)))
     token = secrets.token_urlsafe(32)
-    seat.token_hash = token_hash(token)
+    rows.set_seat(game.id, seat.position, token_hash(token))
     _drop_requests(game, credentials)
     kind, number = _forget_secret(game, seat.position)
-    return _commit(game, kind, number, secret=token)
+    outcome = commit(game, kind, number)
+    return replace(outcome, secret=token)
 
 
 # A host's card lists this many phones asking for one seat at most: a flood of strangers stops there.
 OPEN_REQUESTS_PER_SEAT = 4
 
 
-def _drop_requests(game: Game, credentials: Credentials) -> None:
+def _drop_requests(game: games.GameState, credentials: Credentials) -> None:
     """Forget what this browser asked for (it has a seat now, or asks anew)."""
     digest = token_hash(credentials.asking_token) if credentials.asking_token else None
-    for request in [r for r in game.requests if r.token_hash == digest]:
-        game.requests.remove(request)
+    rows.drop_requests([r.id for r in game.requests if r.token_hash == digest])
 
 
 def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
@@ -458,78 +441,70 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     a few a minute per browser and address (`buckets`), or TooManyTries.
     """
     count_try(buckets)
-    game = _locked(public_id)
+    game = locked(public_id)
     seat = seat_at(game.seats, position)
     if seat is None:
-        return _refuse(game, Problem(N_("Pick your name from the list.")))
+        return refuse(game, Problem(N_("Pick your name from the list.")))
     if identify(game, credentials).role != Role.VIEWER:
         # The host, or a phone that already has a seat, is not a new phone.
-        raise _deny()
+        raise deny()
     if seat.token_hash is None:
-        return _refuse(game, Problem(N_("%(names)s is free now: take the seat."), players=(seat.name,)))
-    _drop_requests(game, credentials)
-    waiting = [r for r in game.requests if r.position == seat.position and not r.turned_away]
+        return refuse(game, Problem(N_("%(names)s is free now: take the seat."), players=(seat.name,)))
+    digest = token_hash(credentials.asking_token) if credentials.asking_token else None
+    waiting = [r for r in game.requests if r.position == seat.position and not r.turned_away
+               and r.token_hash != digest]
     if len(waiting) >= OPEN_REQUESTS_PER_SEAT:
-        return _refuse(game, Problem(N_("Too many phones are asking for the seat of %(names)s. "
-                                        "Ask the host to answer them first."), players=(seat.name,)))
+        return refuse(game, Problem(N_("Too many phones are asking for the seat of %(names)s. "
+                                       "Ask the host to answer them first."), players=(seat.name,)))
+    _drop_requests(game, credentials)
     token = secrets.token_urlsafe(32)
     taken = {r.code for r in waiting}
     code = next(c for c in iter(lambda: f"{secrets.randbelow(90) + 10}", None) if c not in taken)
-    game.requests.append(SeatRequest(position=seat.position, token_hash=token_hash(token), code=code))
-    return _commit(game, "ask", secret=token)
+    rows.add_request(game.id, seat.position, token_hash(token), code)
+    return replace(commit(game, "ask"), secret=token)
 
 
-def _request_for_host(game: Game, credentials: Credentials, request_id: int) -> SeatRequest | None:
+def _request_for_host(game: games.GameState, credentials: Credentials, request_id: int) -> games.RequestState | None:
     """The open request the host answers; None if answered already (another tap, another screen)."""
     if not identify(game, credentials).is_host:
-        raise _deny()
+        raise deny()
     return next((r for r in game.requests if r.id == request_id and not r.turned_away), None)
 
 
 def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
     """The host lets in the one asking phone whose code they picked; the old phone loses the seat,
     and the other phones asking for it are turned away (and told)."""
-    game = _locked(public_id)
+    game = locked(public_id)
     request = _request_for_host(game, credentials, request_id)
     if request is None:
-        return _stale(game)
-    seat = game.seats[request.position]
-    seat.token_hash = request.token_hash
-    game.requests.remove(request)
-    for other in game.requests:
-        if other.position == request.position:
-            other.turned_away = True
+        return stale(game)
+    rows.set_seat(game.id, request.position, request.token_hash)
+    rows.drop_requests([request.id])
+    rows.turn_away([r.id for r in game.requests if r.position == request.position and r.id != request.id])
     kind, number = _forget_secret(game, request.position)
-    return _commit(game, kind, number)
+    return commit(game, kind, number)
 
 
 def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
     """The host says no to a phone asking for a seat (a mistaken name, a stranger with the link); it is told."""
-    game = _locked(public_id)
+    game = locked(public_id)
     request = _request_for_host(game, credentials, request_id)
     if request is None:
-        return _stale(game)
-    request.turned_away = True
-    return _commit(game, "seat")
-
-
-def _seat_for_host(game: Game, credentials: Credentials, position: int) -> Seat:
-    if not identify(game, credentials).is_host:
-        raise _deny()
-    seat = seat_at(game.seats, position)
-    if seat is None:
-        db.session.rollback()
-        raise NotFound(position)
-    return seat
+        return stale(game)
+    rows.turn_away([request.id])
+    return commit(game, "seat")
 
 
 def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
     """The host frees a seat, so another phone (or the host) can play it."""
-    game = _locked(public_id)
-    seat = _seat_for_host(game, credentials, position)
-    seat.token_hash = None
+    game = locked(public_id)
+    if not identify(game, credentials).is_host:
+        raise deny()
+    if seat_at(game.seats, position) is None:
+        raise not_found(position)
+    rows.set_seat(game.id, position, None)
     kind, number = _forget_secret(game, position)
-    return _commit(game, kind, number)
+    return commit(game, kind, number)
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries",

@@ -55,7 +55,7 @@ def database_url(tmp_path: Path) -> str:
     return TEST_DATABASE_URL
 
 
-def make_app(database_url: str, games: Sequence[GameKind] | None = None, **config: Any) -> Flask:
+def make_app(database_url: str, games: Sequence[GameKind[Any, Any]] | None = None, **config: Any) -> Flask:
     """An app for tests on `database_url`, migrated to the newest schema, offering `games` (by default the shelf's)."""
     app = create_app({
         "TESTING": True,

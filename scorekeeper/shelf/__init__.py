@@ -8,17 +8,27 @@ and naming it in the one line below.
 
 from __future__ import annotations
 
-from ..kinds import GameKind, OnPlays, Shelf
+from typing import Any
+
+from ..kinds import GameKind, OnPlays, PlayedRules, Shelf
 from .dracula import kind as dracula
+from .dracula.rules import Setup as DraculaSetup
 from .freepad import kind as freepad
+from .freepad.rules import Setup as FreePadSetup
 from .skipbo import kind as skipbo
+from .skipbo.rules import Setup as SkipBoSetup
 from .skullking.kind import SKULL_KING
 
+# Each typed as the interface with its own setup: mypy checks every game's rules against it.
+SKIP_BO: PlayedRules[SkipBoSetup] = skipbo
+DRACULA: PlayedRules[DraculaSetup] = dracula
+FREE_PAD: PlayedRules[FreePadSetup] = freepad
+
 # The games an app offers unless told otherwise; the first is the one the start page offers first.
-INSTALLED: tuple[GameKind, ...] = (SKULL_KING, OnPlays(skipbo), OnPlays(dracula), OnPlays(freepad))
+INSTALLED: tuple[GameKind[Any, Any], ...] = (SKULL_KING, OnPlays(SKIP_BO), OnPlays(DRACULA), OnPlays(FREE_PAD))
 
 
-def read_any(text: str | bytes, check: bool = True) -> tuple[GameKind, tuple[object, list[object]]]:
+def read_any(text: str | bytes, check: bool = True) -> tuple[GameKind[Any, Any], tuple[object, list[object]]]:
     """A pad file of any installed game: its kind, and (its setup, its plays). PadError with every problem."""
     return Shelf(INSTALLED).read_any(text, check)
 

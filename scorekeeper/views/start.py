@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, jsonify, request, session, url_for
@@ -51,7 +52,7 @@ def new_game(kind_name: str | None):
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
-def players_of(kind: kinds.GameKind, public_id: str | None) -> MultiDict | None:
+def players_of(kind: kinds.GameKind[Any, Any], public_id: str | None) -> MultiDict | None:
     """The new-game form filled in with an earlier game's players and options, for "New game with these players"."""
     game = games.find_game(public_id) if public_id else None
     if game is None or game.kind != kind.NAME:

@@ -35,9 +35,9 @@ TEMPLATE = "dracula/round.html"
 NEW_TEMPLATE = "dracula/new.html"
 
 
-def setup_from_form(form: Any) -> NewMatch:
+def setup_from_form(form: Any) -> NewMatch[Setup]:
     """The game the new-game form describes: who plays the Queen's way (rows), who the King's, the target."""
-    found = NewMatch(names=[n.strip() for n in form.getlist("player")][:2])
+    found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:2])
     names = [n for n in found.names if n]
     raw = str(form.get("target", "") or "").strip()
     target = DEFAULT_TARGET

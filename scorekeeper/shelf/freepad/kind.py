@@ -42,11 +42,11 @@ def _whole(raw: str) -> int | None:
     return -int(text[1:]) if text[0] in "-−–" else int(text)
 
 
-def setup_from_form(form: Any) -> NewMatch:
+def setup_from_form(form: Any) -> NewMatch[Setup]:
     """The game the new-game form describes: its name, names in seat order with their teams, who wins, the end."""
     typed = [n.strip() for n in form.getlist("player")][:MAX_PLAYERS]
     team_labels = [t.strip().casefold() for t in form.getlist("team")][:MAX_PLAYERS]
-    found = NewMatch(names=typed)
+    found: NewMatch[Setup] = NewMatch(names=typed)
     seats = [i for i, name in enumerate(typed) if name]
     names = tuple(typed[i] for i in seats)
     teams: tuple[tuple[int, ...], ...] = ()

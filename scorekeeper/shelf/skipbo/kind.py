@@ -32,7 +32,7 @@ TEMPLATE = "skipbo/match.html"
 NEW_TEMPLATE = "skipbo/new.html"
 
 
-def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch) -> int:
+def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setup]) -> int:
     raw = str(form.get(key, "") or "").strip()
     if not raw:
         return default
@@ -42,9 +42,9 @@ def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch) -> 
     return default
 
 
-def setup_from_form(form: Any) -> NewMatch:
+def setup_from_form(form: Any) -> NewMatch[Setup]:
     """The match the new-game form describes: names in seat order, teams of two by seat, stock, target."""
-    found = NewMatch(names=[n.strip() for n in form.getlist("player")][:MAX_PLAYERS])
+    found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:MAX_PLAYERS])
     names = tuple(n for n in found.names if n)
     teams = tuple((i, i + 1) for i in range(0, len(names), 2)) if form.get("teams") == "on" else ()
     stock = _whole(form, "stock", default_stock(len(names)), found)

@@ -15,7 +15,7 @@ import click
 from flask import Flask
 from flask_babel import gettext
 
-from ...kinds import NewMatch
+from ...kinds import GameKind, NewMatch
 from ...problems import N_
 from ...views.pushed import pages_of as pushed_pages_of
 from . import NAME, forms, hands, pad, reading, rules, storage, words
@@ -63,7 +63,7 @@ class SkullKing:
         """Its hands and their entries, as stored."""
         return storage.read_hands(connection, game_id, version)
 
-    def setup_from_form(self, form: Any) -> NewMatch:
+    def setup_from_form(self, form: Any) -> NewMatch[Table]:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
         parsed = forms.parse_new_game(form)
         return NewMatch(parsed.table, list(parsed.problems), parsed.names)
@@ -131,4 +131,5 @@ class SkullKing:
         return [reading.hand_of(game, r) for r in reading.hands(game) if not r.phase.is_secret]
 
 
-SKULL_KING = SkullKing()
+# Typed as the interface: mypy checks that Skull King is a kind whose setup is a `Table` and whose plays are `Hand`s.
+SKULL_KING: GameKind[Table, Hand] = SkullKing()
