@@ -33,7 +33,7 @@ def test_a_lost_phone_gets_back_in_and_the_host_frees_a_seat(browser, live_serve
 
     # The host's card shows the request, pushed live, with the code to pick.
     expect(host.get_by_role("heading", name="Anne asks to play on a new phone")).to_be_visible()
-    screenshot(host, f"80-{kind}-host-lets-a-phone-in-390")
+    screenshot(host, f"83-{kind}-host-lets-a-phone-in-390")
     host.get_by_role("button", name=f"Let in the phone showing {code}").click()
 
     # The new phone moves on to the game by itself, as Anne; the old one only watches now.
