@@ -73,11 +73,26 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     """The game's hands as this view of it shows them: its rows, the bids and loads it may see, and each hand's
     phase where the table's count stands. Put together once per game, version, count and view."""
     count = game.count
-    key = (game.id, game.version, count.over if count is not None else None, game.view)
+    over = count.over if count is not None else None
+    key = (game.id, game.version, over, game.view)
     kept = cache("skull king hands")
     found = kept.get(key)
     if found is None:
-        found = tuple(_hand(game, row) for row in game.own)
+        # Only the hand whose entries are secret now differs from one view to another: the others are put
+        # together once for every view.
+        secret_now = count.play if count is not None and not count.over else None
+        alike = cache("skull king hands alike")
+        built = []
+        for row in game.own:
+            if row.number == secret_now:
+                built.append(_hand(game, row))
+                continue
+            hand = alike.get((game.id, game.version, over, row.number))
+            if hand is None:
+                hand = _hand(game, row)
+                alike.put((game.id, game.version, over, row.number), hand)
+            built.append(hand)
+        found = tuple(built)
         kept.put(key, found)
     return found
 
