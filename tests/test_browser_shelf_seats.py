@@ -55,7 +55,7 @@ def test_a_lost_phone_gets_back_in_and_the_host_frees_a_seat(browser, live_serve
 
 
 @pytest.mark.parametrize("kind", list(GAMES))
-def test_every_game_s_big_screen_is_the_table_s_frame(browser, live_server: str, kind: str) -> None:  # noqa: ANN001
+def test_every_game_s_big_screen_is_the_table_s_frame(browser, live_server: str, kind: str) -> None:
     """Skip-Bo, Dracula and the free pad on a TV: the game's name in the header, its table and leaderboard in type
     for a room, no card and no way to join; it follows the phones live; it fits a 320 px screen too."""
     from playwright.sync_api import expect

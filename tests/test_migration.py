@@ -48,6 +48,17 @@ def game(kind, form, players):
         assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
     return url, host, phones
 
+def end_count(url):
+    """The count of hand 1 is over, as if its seconds had passed (the app as it was kept it on the hand)."""
+    from datetime import timedelta
+    from scorekeeper import games
+    from scorekeeper.extensions import db
+    from scorekeeper.models import utcnow
+    with app.app_context():
+        games.find_game(url.rsplit("/", 1)[-1]).hands[0].reveal_at = utcnow() - timedelta(seconds=1)
+        db.session.commit()
+        app.extensions.pop("version_caches", None)
+
 def keep(name, url, host, phones, **facts):
     made.append({"name": name, "url": url, "pad": host.get(f"{url}/pad.json").get_json(),
                  "host": host.get_cookie("session").value,
@@ -69,16 +80,8 @@ keep("counting", url, host, phones, bids=[1, 0, 1])
 url, host, phones = game("skull-king", {"ruleset": "classic"}, ["Anne", "Ben"])
 for seat, bid in enumerate((1, 0)):
     phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid})
-with app.app_context():
-    from scorekeeper import games
-    from scorekeeper.extensions import db
-    # The count of hand 1 is over: its bids are shown; hand 1 is played and scored, hand 2 is being bid.
-    record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
-    from datetime import timedelta
-    from scorekeeper.models import utcnow
-    record.reveal_at = utcnow() - timedelta(seconds=1)
-    db.session.commit()
-    app.extensions.pop("version_caches", None)
+# The count of hand 1 is over: its bids are shown; hand 1 is played and scored, hand 2 is being bid.
+end_count(url)
 assert phones[0].post(f"{url}/hands/1", data={"intent": "done", "tricks-0": 1}).status_code == 303
 assert phones[1].post(f"{url}/hands/1", data={"intent": "done", "tricks-1": 0}).status_code == 303
 assert phones[0].post(f"{url}/hands/2/bid", data={"bid": 2}).status_code == 303
@@ -87,11 +90,7 @@ keep("bidding", url, host, phones, bids=[2, None], hand=2)
 url, host, phones = game("skull-king", {"ruleset": "modern", "scoring": "rascal", "cannonball": "on"}, ["Anne", "Ben"])
 for seat, bid in enumerate((1, 0)):
     phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid})
-with app.app_context():
-    record = games.find_game(url.rsplit("/", 1)[-1]).hands[0]
-    record.reveal_at = utcnow() - timedelta(seconds=1)
-    db.session.commit()
-    app.extensions.pop("version_caches", None)
+end_count(url)
 assert phones[0].post(f"{url}/hands/1/load", data={"shot": "cannonball"}).status_code == 303
 keep("loading", url, host, phones, shots=["cannonball", None])
 

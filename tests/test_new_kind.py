@@ -139,18 +139,9 @@ def views_with_annes_card(app: Flask, url: str, clients: dict[str, FlaskClient],
 
 def seen_by(client: FlaskClient, url: str) -> dict[str, str]:
     """Every page, fragment, export and stream a party can get, and its refusals, by route."""
-    from tests.test_secrecy import first_events, get_routes
+    from tests.test_secrecy import pages_seen_by
 
-    seen = {}
-    for path in get_routes(client.application, url):
-        if path.endswith("/events"):
-            continue
-        for headers in ({}, {"HX-Request": "true"}):
-            response = client.get(path, headers=headers)
-            seen[f"GET {path} {headers}"] = f"{response.status_code} {response.headers.get('Location')} " + \
-                response.get_data(as_text=True)
-    seen["events"] = first_events(client, f"{url}/events")
-    seen["events screen"] = first_events(client, f"{url}/events?view=screen", count=2)
+    seen = pages_seen_by(client, url)
     for data in ({"card": "99", "play": "1"}, {"next": "1", "play": "1"}, {"card": "3", "seat": "0", "play": "1"}):
         response = client.post(f"{url}/play", data=data, headers={"HX-Request": "true"})
         seen[f"POST {data}"] = f"{response.status_code} " + response.get_data(as_text=True)

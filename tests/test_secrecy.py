@@ -85,8 +85,8 @@ def get_routes(app: Flask, url: str) -> list[str]:
     return paths
 
 
-def everything_seen_by(client: FlaskClient, url: str, join_code: str, is_host: bool) -> dict[str, str]:
-    """Every page, fragment, export, stream and refusal a party can get, by route."""
+def pages_seen_by(client: FlaskClient, url: str) -> dict[str, str]:
+    """Every page, fragment, export and stream of a game a party can get, by route."""
     seen = {}
     for path in get_routes(client.application, url):
         if path.endswith("/events"):
@@ -96,8 +96,15 @@ def everything_seen_by(client: FlaskClient, url: str, join_code: str, is_host: b
             seen[f"GET {path} {headers}"] = f"{response.status_code} {response.headers.get('Location')} " + \
                 response.get_data(as_text=True)
     seen["events"] = first_events(client, f"{url}/events")
-    # The big screen's and the pad's streams push their pages too.
+    # The big screen's stream pushes its page too.
     seen["events screen"] = first_events(client, f"{url}/events?view=screen", count=2)
+    return seen
+
+
+def everything_seen_by(client: FlaskClient, url: str, join_code: str, is_host: bool) -> dict[str, str]:
+    """Every page, fragment, export, stream and refusal a party can get, by route."""
+    seen = pages_seen_by(client, url)
+    # The pad's stream pushes its page too.
     seen["events scorepad"] = first_events(client, f"{url}/events?view=scorepad")
     # Writes that are not theirs to make, and wrong input: refused, in words that must not tell.
     # (The host may bid for Anne, free her seat or start a rematch, so the host only sends wrong input.)
