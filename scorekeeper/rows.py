@@ -12,10 +12,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 
 from . import games
 from .extensions import db
+from .live import CHANGES, CHANNEL
 from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, utcnow
 
 _games, _events, _secrets, _plays, _seats, _requests = (
@@ -46,10 +47,16 @@ def bump(game_id: int, version: int, **columns: Any) -> None:
     db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(version=version, **columns))
 
 
-def log(game_id: int, version: int, kind: str, hand: int | None) -> None:
-    """The event every screen follows."""
+def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
+    """Log that a game reached `version` (the event every screen follows), announced to every process once the
+    transaction commits."""
     db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
                                                             at=utcnow()))
+    if db.session.get_bind().dialect.name == "postgresql":
+        # Delivered when the transaction commits, to every process that listens (see live.py).
+        db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
+    # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
+    db.session.info.setdefault(CHANGES, []).append((game_id, version))
 
 
 # --- seats and the phones asking for one ----------------------------------------------------

@@ -11,7 +11,7 @@ Nothing else in the app writes a game.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -21,7 +21,6 @@ from sqlalchemy import delete, func, select
 from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .extensions import begin_write, db
-from .live import CHANGES, CHANNEL
 from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id, utcnow
 from .problems import N_, Problem
 
@@ -83,6 +82,12 @@ def locked(public_id: str, deleted: bool = False) -> games.GameState:
 
 # Where a change keeps what it changes of the game's own row (its count), written with the version in one statement.
 GAME_COLUMNS = "game_columns"
+
+
+def locked_by(public_id: str, credentials: Credentials) -> tuple[games.GameState, Actor]:
+    """The game locked and read as plain values (`locked`), and who the acting browser is at it."""
+    game = locked(public_id)
+    return game, identify(game, credentials)
 
 
 def lock_time() -> datetime:
@@ -170,11 +175,48 @@ def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None =
     return Outcome(public_id, secret=secret)
 
 
+@dataclass(frozen=True)
+class Change:
+    """What a kind's change did to the locked game: the event to log and the play it changed; or the problems that
+    keep it from being stored; or that the play it was made for has moved on (stale)."""
+
+    event: str = ""
+    play: int | None = None
+    problems: tuple[Problem, ...] = ()
+    stale: bool = False
+
+
+STALE = Change(stale=True)
+
+
+def refused(*problems: Problem) -> Change:
+    """A change the rules refuse, as `problems` say."""
+    return Change(problems=problems)
+
+
+def change(public_id: str, credentials: Credentials, apply: Callable[[games.GameState, Actor], Change]) -> Outcome:
+    """A kind's change, the table's one way: the game locked and read as plain values, the acting browser found,
+    `apply` (the kind's check and writes, which may raise `deny()` or `not_found()`), then the event logged and
+    all of it stored in one transaction, or nothing stored."""
+    game, actor = locked_by(public_id, credentials)
+    done = apply(game, actor)
+    if done.stale:
+        return stale(game)
+    if done.problems:
+        return refuse(game, *done.problems)
+    return commit(game, done.event, done.play)
+
+
+def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
+    """The answer to a request refused before it reached a game (its form could not be read): nothing stored."""
+    return Outcome(public_id, problems=tuple(problems))
+
+
 def commit(game: games.GameState, kind: str, hand: int | None = None) -> Outcome:
     """Log one change of a game locked by `locked` (its rows written already), and store it."""
     version = game.version + 1
     rows.bump(game.id, version, **(db.session.info.pop(GAME_COLUMNS, None) or {}))
-    _announce(game.id, version, kind, hand)
+    rows.announce(game.id, version, kind, hand)
     db.session.commit()
     return Outcome(game.public_id)
 
@@ -184,17 +226,7 @@ def _log(game: Game, kind: str, hand: int | None = None) -> None:
     game.version = (game.version or 0) + 1
     if game.id is None:
         db.session.flush()
-    _announce(game.id, game.version, kind, hand)
-
-
-def _announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
-    """Log that a game reached `version`, so that every screen follows once the transaction commits."""
-    rows.log(game_id, version, kind, hand)
-    if db.session.get_bind().dialect.name == "postgresql":
-        # Delivered when the transaction commits, to every process that listens (see live.py).
-        db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
-    # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
-    db.session.info.setdefault(CHANGES, []).append((game_id, version))
+    rows.announce(game.id, game.version, kind, hand)
 
 
 # --- new games ------------------------------------------------------------------------
@@ -508,7 +540,8 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries",
-           "ask_for_seat", "collect_secrets", "commit", "count_try", "create", "deny", "enter_secret", "locked",
+           "STALE", "Change", "ask_for_seat", "change", "collect_secrets", "commit", "refusal", "refused", "count_try",
+           "create", "deny", "enter_secret", "locked",
            "lock_time", "not_found", "refuse", "seat_at", "stale",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
            "play", "rematch", "restore_game", "turn_away"]

@@ -1,10 +1,11 @@
 """Skull King's changes, one function each: bids and cannons loaded in secret, cards dealt, results, tricks
 claimed, corrections.
 
-Each goes the table's one way (`scorekeeper.service`): the game locked and read as plain
-values, access and the rules checked, its rows written (`storage`) and its secret entries
-handed to the table (`service.enter_secret`), the version bumped and the event logged, in
-one transaction.
+Each is run by the table's one write path (`service.change`): it gets the game locked and read
+as plain values and the acting browser, checks access and the rules, writes its rows
+(`storage`) and hands its secret entries to the table (`service.enter_secret`), and says
+what happened (`Change`); the table then logs the event and stores it all in one
+transaction, or stores nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ... import games, rows, service
-from ...access import Actor, Credentials, Role, identify
-from ...service import Outcome, commit, deny, locked, refuse, stale
+from ...access import Actor, Role
+from ...service import STALE, Change, deny, refused
 from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
@@ -81,24 +82,22 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
     return target.position if target is not None else None
 
 
-def place_bid(public_id: str, credentials: Credentials, number: int, seat: int | None, bid: int | None,
-              count_seconds: float) -> Outcome:
+def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None,
+              count_seconds: float) -> Change:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
     it again and moves the version by one, whatever the value, so nothing another screen
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
-    game = locked(public_id)
-    actor = identify(game, credentials)
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.phase.is_secret:
-        return refuse(game, Problem(N_("The bids of this hand are already revealed."), hand=number))
+        return refused(Problem(N_("The bids of this hand are already revealed."), hand=number))
     if seat is None:
-        return refuse(game, Problem(N_("Pick a player to bid for."), hand=number))
+        return refused(Problem(N_("Pick a player to bid for."), hand=number))
     if bid is None or not 0 <= bid <= record.cards:
-        return refuse(game, Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
+        return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
                                     number, (game.seats[seat].name,)))
     counting = service.enter_secret(game, number, seat, BID, bid, count_seconds)
     if counting:
@@ -107,58 +106,55 @@ def place_bid(public_id: str, credentials: Credentials, number: int, seat: int |
                                               for e in record.entries))
         storage.write_hand(record.row(), ready.row())
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
-    return commit(game, "count" if counting else "bid", number)
+    return Change("count" if counting else "bid", number)
 
 
-def load_cannon(public_id: str, credentials: Credentials, number: int, seat: int | None, shot: str | None,
-                count_seconds: float) -> Outcome:
+def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None,
+                count_seconds: float) -> Change:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
     A phone loads its own cannon, the host those of players without a phone. The others see
     only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
     stay as they are. As with bids, every load moves the version by one, whatever it is.
     """
-    game = locked(public_id)
-    actor = identify(game, credentials)
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.cannons:
-        return refuse(game, Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
+        return refused(Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
                                        "option."), hand=number))
     if record.phase.is_secret:
-        return refuse(game, Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
+        return refused(Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
     if not record.phase.loads_secret:
-        return refuse(game, Problem(N_("The loads of this hand are already revealed."), hand=number))
+        return refused(Problem(N_("The loads of this hand are already revealed."), hand=number))
     if seat is None:
-        return refuse(game, Problem(N_("Pick a player to load for."), hand=number))
+        return refused(Problem(N_("Pick a player to load for."), hand=number))
     if shot not in rules.SHOTS:
-        return refuse(game, Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
+        return refused(Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
                                     players=(game.seats[seat].name,)))
     firing = service.enter_secret(game, number, seat, SHOT, shot, count_seconds)
     if record.stored_phase != Phase.LOADING:
         storage.write_hand(record.row(), replace(record, stored_phase=Phase.LOADING).row())
-    return commit(game, "fire" if firing else "load", number)
+    return Change("fire" if firing else "load", number)
 
 
-def change_cards(public_id: str, credentials: Credentials, number: int, cards: int | None) -> Outcome:
+def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | None) -> Change:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
-    game = locked(public_id)
-    if not identify(game, credentials).is_host:
+    if not actor.is_host:
         raise deny()
     record = _hand(game, number)
     table = reading.table_of(game)
     cap = rules.max_cards(table.ruleset, len(table.players))
     if not record.phase.is_secret:
-        return refuse(game, Problem(N_("The cards can only change before the bids are revealed."), hand=number))
+        return refused(Problem(N_("The cards can only change before the bids are revealed."), hand=number))
     if cards is None or not 1 <= cards <= cap:
-        return refuse(game, Problem(
+        return refused(Problem(
             N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
             {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
     storage.write_hand(record.row(), replace(record, cards=cards).row())
     # A new deal means new cards: everyone bids again, and the count waits for them. (Clearing only the bids
     # that no longer fit would tell the table which players had bid high.)
     service.collect_secrets(game.id, number, BID, forget=True)
-    return commit(game, "cards", number)
+    return Change("cards", number)
 
 
 # --- results --------------------------------------------------------------------------
@@ -235,7 +231,7 @@ def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandS
     return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
 
 
-def record_results(public_id: str, credentials: Credentials, number: int, results: Results) -> Outcome:
+def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Change:
     """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -243,13 +239,11 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
-    game = locked(public_id)
-    actor = identify(game, credentials)
     record = _hand(game, number)
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
         raise deny()
     if record.phase != Phase.PLAYING:
-        return stale(game)
+        return STALE
     table = reading.table_of(game)
     current = reading.hand_of(game, record)
     # Every bid is in once a hand is played.
@@ -261,7 +255,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     if phone is not None:
         own = _own_entry(results, current.entries[phone], revealed[phone])
         if own is None:
-            return stale(game)
+            return STALE
         entries[phone] = own
         reporting = {own.player}
     else:
@@ -279,7 +273,7 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
         problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), reporting,
                              lost != current.lost_tricks)
     if problems:
-        return refuse(game, *problems)
+        return refused(*problems)
     after = _with_entered(game, record, hand)
     if phone is not None and results.intent not in LOST_STEPS:
         done = results.intent in (Intent.DONE, Intent.MADE)
@@ -291,32 +285,30 @@ def record_results(public_id: str, credentials: Credentials, number: int, result
     if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
         return _close_hand(game, table, record, after, hand)
     _store(game, record, after)
-    return commit(game, "result", number)
+    return Change("result", number)
 
 
-def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int, cards: str) -> Outcome:
+def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Change:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
-    game = locked(public_id)
-    actor = identify(game, credentials)
     record = _hand(game, number)
     if actor.role == Role.VIEWER:
         raise deny()
     if record.phase != Phase.PLAYING:
-        return stale(game)
+        return STALE
     table = reading.table_of(game)
     count = len(table.players)
     try:
         played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards)
     except tricks.TrickError as error:
-        return refuse(game, replace(error.problem, hand=number))
+        return refused(replace(error.problem, hand=number))
     judgement = tricks.judge(table.ruleset, played, count)
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
-        return refuse(game, Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
+        return refused(Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
     seat = (lead + judgement.winner) % count
     _entering_for(game, actor, seat)
     current = reading.hand_of(game, record)
@@ -331,30 +323,29 @@ def claim_trick(public_id: str, credentials: Credentials, number: int, lead: int
     hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
     problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
     if problems:
-        return refuse(game, *problems)
+        return refused(*problems)
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
     _store(game, record, after)
-    return commit(game, "result", number)
+    return Change("result", number)
 
 
-def correct_hand(public_id: str, credentials: Credentials, number: int, hand: Hand) -> Outcome:
+def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Change:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
-    game = locked(public_id)
-    if not identify(game, credentials).is_host:
+    if not actor.is_host:
         raise deny()
     record = _hand(game, number)
     if record.phase != Phase.SCORED:
-        return stale(game)
+        return STALE
     table = reading.table_of(game)
     problems = rules.validate_hand(table, number, hand)
     if problems:
-        return refuse(game, *problems)
+        return refused(*problems)
     _store(game, record, replace(_with_entered(game, record, hand), corrected=True))
     if game.finished_at is not None:
         rows.finish(game.id, game.finished_at, _summary(game, table, hand, number))
-    return commit(game, "correct", number)
+    return Change("correct", number)
 
 
 def _summary(game: games.GameState, table: Table, changed: Hand, number: int) -> dict[str, object]:
@@ -370,10 +361,10 @@ def _with_entry(record: HandState, entry: EntryState) -> HandState:
 
 
 def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState,
-                hand: Hand) -> Outcome:
+                hand: Hand) -> Change:
     """Store a scored hand (its rules' values `hand`) and open the next one, or finish the game if none is left."""
     _store(game, before, replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED))
     number = len(reading.hands(game)) + 1
     storage.open_or_finish(game.id, number, hands.cards_of_hand(table, number), table.options.cannonball,
                            len(game.seats), lambda: _summary(game, table, hand, after.number))
-    return commit(game, "score", after.number)
+    return Change("score", after.number)

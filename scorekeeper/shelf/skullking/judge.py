@@ -2,7 +2,7 @@
 
 The trick lives in the address (who led, the cards so far, a suit picked and waiting for its
 number), so each tap is a plain link, the screen keeps nothing, and no GET writes. Only
-"This trick was mine" writes, through `service.claim_trick`, which judges the cards again.
+"This trick was mine" writes, through `changes.claim_trick`, which judges the cards again.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from flask import request, url_for
 from flask_babel import gettext
 
-from ... import forms
+from ... import forms, service
 from ...problems import Problem
 from ...views.labels import say
 from ...views.rendering import page, see_other
@@ -90,7 +90,7 @@ def judge_trick(public_id: str):
             winner_seat = (lead_seat + judgement.winner) % count
         if judgement.next_leader is not None:
             next_leader = (lead_seat + judgement.next_leader) % count
-    # The button only where `service.claim_trick` takes the claim: the winner's phone, or the host for a phoneless one.
+    # The button only where `changes.claim_trick` takes the claim: the winner's phone, or the host for a phoneless one.
     may_claim = winner_seat is not None and (
         me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
     return page(
@@ -123,6 +123,6 @@ def claim_trick(public_id: str, number: int):
     """"This trick was mine": the judged trick goes to its winner's result card, as a draft."""
     parsed = forms.Parsed()
     lead = forms.whole_number(request.form, "lead", parsed)
-    outcome = changes.claim_trick(public_id, credentials(public_id), number, lead if lead is not None else -1,
-                                  request.form.get("cards", "")[:400])
-    return after(outcome)
+    leader, cards = lead if lead is not None else -1, request.form.get("cards", "")[:400]
+    return after(service.change(public_id, credentials(public_id),
+                                lambda game, actor: changes.claim_trick(game, actor, number, leader, cards)))

@@ -205,33 +205,33 @@ def count_seconds() -> float:
 @bp.post("/games/<public_id>/hands/<int:number>/bid")
 def bid(public_id: str, number: int):
     """Record a secret bid: a phone for its own seat, the host for a seat with no phone."""
-    parsed = forms.Parsed()
+    creds, parsed = credentials(public_id), forms.Parsed()
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
-    value = forms.whole_number(request.form, "bid", parsed)
-    if parsed.problems:
-        return game_page(public_id, 422, parsed.problems)
-    return after(changes.place_bid(public_id, credentials(public_id), number, seat, value, count_seconds()))
+    value, seconds = forms.whole_number(request.form, "bid", parsed), count_seconds()
+    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
+        public_id, creds, lambda game, actor: changes.place_bid(game, actor, number, seat, value, seconds))
+    return after(outcome)
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/load")
 def load(public_id: str, number: int):
     """Load a cannon in secret (the cannonball rule): a phone its own, the host one of a player without a phone."""
-    parsed = forms.Parsed()
+    creds, parsed = credentials(public_id), forms.Parsed()
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
-    if parsed.problems:
-        return game_page(public_id, 422, parsed.problems)
-    return after(changes.load_cannon(public_id, credentials(public_id), number, seat, request.form.get("shot"),
-                                     count_seconds()))
+    shot, seconds = request.form.get("shot"), count_seconds()
+    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
+        public_id, creds, lambda game, actor: changes.load_cannon(game, actor, number, seat, shot, seconds))
+    return after(outcome)
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/cards")
 def deal(public_id: str, number: int):
     """The host changes the cards dealt in a hand still being bid (a house rule)."""
-    parsed = forms.Parsed()
+    creds, parsed = credentials(public_id), forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
-    if parsed.problems:
-        return game_page(public_id, 422, parsed.problems)
-    return after(changes.change_cards(public_id, credentials(public_id), number, cards))
+    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
+        public_id, creds, lambda game, actor: changes.change_cards(game, actor, number, cards))
+    return after(outcome)
 
 
 @bp.route("/games/<public_id>/hands/<int:number>", methods=["GET", "POST"])
@@ -266,8 +266,9 @@ def hand(public_id: str, number: int):
     parsed = hand_forms.parse_results(request.form, table, number, seats)
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
-    outcome = changes.record_results(public_id, credentials(public_id), number,
-                                     Results(intent, parsed.reports, parsed.lost_tricks))
+    results = Results(intent, parsed.reports, parsed.lost_tricks)
+    outcome = service.change(public_id, credentials(public_id),
+                             lambda game, actor: changes.record_results(game, actor, number, results))
     if outcome.stale:
         # A late autosave or a second tap for a hand that has moved on: nothing to keep.
         return Response(status=204) if intent == Intent.DRAFT else see_other(url_for("pages.game", public_id=public_id))
@@ -285,7 +286,9 @@ def correct(game: games.GameState, record: HandState, table: rules.Table):
     parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)
     problems = parsed.problems
     if parsed.hand is not None:
-        outcome = changes.correct_hand(public_id, credentials(public_id), record.number, parsed.hand)
+        hand = parsed.hand
+        outcome = service.change(public_id, credentials(public_id),
+                                 lambda game, actor: changes.correct_hand(game, actor, record.number, hand))
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:
