@@ -120,3 +120,14 @@ def join_phones(browser, join_url: str, names) -> dict:
         expect(page.locator("#main").get_by_text(f"You are {name}")).to_be_visible()
         phones[name] = page
     return phones
+
+
+def host_bids(host, bids: dict[int, int]) -> None:
+    """The host bids for players without a phone, one after the other as a person would: each bid taken (the player
+    shown ready, or the count started) before the next name is tapped, so the answer to one never closes the panel
+    opened for the next."""
+    for seat, bid in bids.items():
+        host.locator(f"#bidder-{seat} summary").click()
+        host.locator(f"#bidder-{seat} .numpad button[value='{bid}']").click()
+        host.wait_for_function(f"() => !!document.querySelector('li.ready > #bidder-{seat}')"
+                               f" || !document.querySelector('#bidder-{seat}')")

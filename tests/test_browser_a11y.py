@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, host_bids, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -203,11 +202,7 @@ def test_bidding_and_the_pad_at_phone_sizes_in_both_themes(browser, live_server:
     expect(phone.locator(".numpad.mine button[aria-pressed=true]")).to_have_count(1)
     assert not scrolls_sideways(phone)
     screenshot(phone, f"20-bidding-{width}-{scheme}")
-    for seat in (0, 1, 3):
-        host.locator(f"#bidder-{seat} summary").click()
-        host.locator(f"#bidder-{seat} .numpad button[value='0']").click()
-        if seat != 3:
-            expect(host.locator(f"li.bidder:has(#bidder-{seat})")).to_have_class(re.compile("ready"))
+    host_bids(host, {0: 0, 1: 0, 3: 0})
     expect(host.locator("form.results")).to_be_visible()
     phone.locator(".done-button").click()
     expect(phone.locator(".done-note")).to_be_visible()

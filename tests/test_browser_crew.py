@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, host_bids, screenshot
 from tests.test_crews import GAME_A
 
 pytestmark = pytest.mark.browser
@@ -24,9 +24,7 @@ def test_two_games_with_a_rematch_then_the_crew_page(browser, live_server: str) 
     host.get_by_role("button", name="Rematch with the same table").click()
     for number, bids, tricks in ((1, (0, 1), (0, 1)), (2, (1, 1), (1, 1))):
         expect(host.get_by_role("heading", name=f"Hand {number} of 2")).to_be_visible()
-        for seat, bid in enumerate(bids):
-            host.locator(f"#bidder-{seat} summary").click()
-            host.locator(f"#bidder-{seat} .numpad button[value='{bid}']").click()
+        host_bids(host, dict(enumerate(bids)))
         expect(host.get_by_role("button", name="Score the hand")).to_be_visible()
         for seat, won in enumerate(tricks):
             host.fill(f"#tricks-{seat}", str(won))

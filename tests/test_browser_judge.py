@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import COUNT_TAPS, PHONE, join_phones, screenshot
+from tests.browser import COUNT_TAPS, PHONE, host_bids, join_phones, screenshot
 from tests.test_browser_a11y import scrolls_sideways, violations
 
 pytestmark = pytest.mark.browser
@@ -30,9 +30,7 @@ def start(browser, live_server: str, names: tuple[str, ...], cards: int, locale:
 
 
 def bid_for(host, seats: range) -> None:
-    for seat in seats:
-        host.locator(f"#bidder-{seat} summary").click()
-        host.locator(f"#bidder-{seat} .numpad button[value='1']").click()
+    host_bids(host, dict.fromkeys(seats, 1))
 
 
 def test_a_phone_judges_a_trick_and_claims_it(browser, live_server: str) -> None:

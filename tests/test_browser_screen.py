@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import screenshot
+from tests.browser import host_bids, screenshot
 from tests.test_browser_a11y import scrolls_sideways
 
 pytestmark = pytest.mark.browser
@@ -29,9 +29,7 @@ def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, languag
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=language).new_page()
     tv.goto(live_server + screen_url)
     # Every bid in: the count, then the loads are awaited; the pad's row has bids and no totals yet.
-    for seat in range(len(NAMES)):
-        host.locator(f"#bidder-{seat} summary").click()
-        host.locator(f"#bidder-{seat} .numpad button[value='0']").click()
+    host_bids(host, dict.fromkeys(range(len(NAMES)), 0))
     expect(host.locator("#loader-0")).to_be_visible()
     expect(tv.locator(".screen-pad tbody tr")).to_have_count(1)
     text = tv.locator(".big-screen").inner_text()
