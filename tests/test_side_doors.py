@@ -323,3 +323,20 @@ def test_numbers_in_pad_files_are_bounded_with_the_bound_in_words(client: FlaskC
                                                                   message: str) -> None:
     response = client.post("/games/import", json=doc)
     assert response.status_code == 422 and response.json["problems"] == [message]
+
+
+def test_a_write_from_another_site_is_refused_in_words_and_stores_nothing(app: Flask, client: FlaskClient) -> None:
+    """Besides the CSRF token, a write must come from a page of this site: its Origin, else its Referer, names it."""
+    url = new_game(client, ["Anne", "Ben"])
+    for headers in ({"Origin": "https://elsewhere.example"}, {"Referer": "https://elsewhere.example/a-page"},
+                    {"Origin": "null"}, {"Origin": "http://localhost.elsewhere.example"}):
+        response = client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}, headers=headers)
+        assert response.status_code == 400, headers
+        assert "came from elsewhere" in response.get_data(as_text=True)
+        assert bid_of(app, url, 0) is None
+    # Its own pages' writes are taken, named by Origin or by Referer.
+    assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1},
+                       headers={"Origin": "http://localhost"}).status_code == 303
+    assert client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 0},
+                       headers={"Referer": f"http://localhost{url}"}).status_code == 303
+    assert bid_of(app, url, 0) == 1

@@ -1,9 +1,13 @@
-"""What every answer tells the browser about itself: no inline code, no framing, no leaking links."""
+"""What every answer tells the browser about itself (no inline code, no framing, no leaking links), and which
+writes it takes: only from the app's own pages."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError
 
 # Pages load their scripts and styles from static/ only; nothing inline runs.
 CONTENT_SECURITY_POLICY = "; ".join((
@@ -45,8 +49,23 @@ def protect(response: Response) -> Response:
     return response
 
 
+def same_origin() -> None:
+    """A write comes from a page of this site: its `Origin`, else its `Referer`, names this host (a browser sends one
+    of them with every form and fetch). Besides the CSRF token: a page elsewhere that somehow holds a token still
+    cannot write. A client that sends neither (the import API from a script) is judged by its token alone."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    origin = request.headers.get("Origin")
+    sent_from = origin if origin is not None else request.headers.get("Referer")
+    if sent_from is None:
+        return
+    if urlsplit(sent_from).netloc != request.host:
+        raise CSRFError("The write did not come from a page of this site.")
+
+
 def init_app(app: Flask) -> None:
-    """Set the headers on every answer, and the session cookie's flags."""
+    """Take writes from the app's own pages only; set the headers on every answer, and the session cookie's flags."""
+    app.before_request(same_origin)
     # Flask's default is None (no attribute): Lax keeps the cookie off other sites' posts.
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
