@@ -183,11 +183,6 @@ class GameState:
         """Orders what the table may see: every version, and the end of a count within one."""
         return self.version * 2 + (self.count is not None and self.count.over)
 
-    def is_secret(self, play: int, name: str) -> bool:
-        """Whether the entries `name` of `play` are still secret: the table collects or counts them."""
-        count = self.count
-        return count is not None and not count.over and (count.play, count.name) == (play, name)
-
     def secrets_of(self, play: int, name: str) -> dict[int, Any]:
         """The secret entries `name` of `play` in this view, by seat (a value None: in, but not shown here)."""
         return {s.seat: s.value for s in self.secrets if s.play == play and s.name == name}
@@ -321,6 +316,14 @@ def secrets_for(game: GameState, play: int) -> kinds.Secrets:
     ours = count is not None and count.play == play
     return kinds.Secrets(entries, count.reveal_at if ours and count is not None and not count.over else None,
                          ours and count is not None and count.over)
+
+
+def secrets_seen_by(game: GameState, seat: int | None, play: int) -> kinds.Secrets:
+    """The secret entries of `play` as the screen of `seat` may see them (`as_seen_by` decides), for the rules of a
+    game whose plays the table keeps; a game with none asks nothing more."""
+    if not game.secrets and game.count is None:
+        return kinds.Secrets()
+    return secrets_for(as_seen_by(game, seat), play)
 
 
 # Records (for writes) or plain values (for reading): the rules see them alike.

@@ -84,6 +84,11 @@ def locked(public_id: str, deleted: bool = False) -> games.GameState:
 GAME_COLUMNS = "game_columns"
 
 
+def _change_game(**columns: Any) -> None:
+    """Columns of the game's own row the change under way sets, written with its version."""
+    db.session.info[GAME_COLUMNS].update(columns)
+
+
 def locked_by(public_id: str, credentials: Credentials) -> tuple[games.GameState, Actor]:
     """The game locked and read as plain values (`locked`), and who the acting browser is at it."""
     game = locked(public_id)
@@ -108,7 +113,7 @@ def enter_secret(game: games.GameState, play: int, seat: int, name: str, value: 
     all_in = set(entered) | {seat} >= set(range(len(game.seats)))
     count = games.Count(play, name, lock_time() + timedelta(seconds=count_seconds) if all_in else None)
     if count != game.count:
-        db.session.info[GAME_COLUMNS].update(count_play=count.play, count_name=count.name, reveal_at=count.reveal_at)
+        _change_game(count_play=count.play, count_name=count.name, reveal_at=count.reveal_at)
     return all_in
 
 
@@ -316,7 +321,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
         return stale(game)
     actor = identify(game, credentials)
     # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
-    secrets = games.secrets_for(games.as_seen_by(game, actor.seat), number)
+    secrets = games.secrets_seen_by(game, actor.seat, number)
     applied = rules.apply(setup, closed, open_play.data if open_play else None, kinds.Player(actor.seat, actor.is_host),
                           change, secrets)
     if applied.denied:
@@ -358,11 +363,6 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
 
 # How long a deleted game can be brought back; after that it is removed for good.
 UNDO_SECONDS = 600
-
-
-def _change_game(**columns: Any) -> None:
-    """Columns of the game's own row the change under way sets, written with its version."""
-    db.session.info[GAME_COLUMNS].update(columns)
 
 
 def delete_game(public_id: str, credentials: Credentials) -> Outcome:
@@ -458,9 +458,14 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
 OPEN_REQUESTS_PER_SEAT = 4
 
 
+def _asking(credentials: Credentials) -> str | None:
+    """What is stored of the secret this browser asked for a seat with, if it asked."""
+    return token_hash(credentials.asking_token) if credentials.asking_token else None
+
+
 def _drop_requests(game: games.GameState, credentials: Credentials) -> None:
     """Forget what this browser asked for (it has a seat now, or asks anew)."""
-    digest = token_hash(credentials.asking_token) if credentials.asking_token else None
+    digest = _asking(credentials)
     rows.drop_requests([r.id for r in game.requests if r.token_hash == digest])
 
 
@@ -482,7 +487,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
         raise deny()
     if seat.token_hash is None:
         return refuse(game, Problem(N_("%(names)s is free now: take the seat."), players=(seat.name,)))
-    digest = token_hash(credentials.asking_token) if credentials.asking_token else None
+    digest = _asking(credentials)
     waiting = [r for r in game.requests if r.position == seat.position and not r.turned_away
                and r.token_hash != digest]
     if len(waiting) >= OPEN_REQUESTS_PER_SEAT:

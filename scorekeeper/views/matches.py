@@ -38,7 +38,7 @@ class ShelfGame:
 
     def secrets(self, state: games.GameState, actor: kinds.Player) -> kinds.Secrets:
         """The open play's secret entries as `actor` may see them (`games.as_seen_by` decides)."""
-        return games.secrets_for(games.as_seen_by(state, actor.seat), len(self.closed) + 1)
+        return games.secrets_seen_by(state, actor.seat, len(self.closed) + 1)
 
     def context(self, state: games.GameState, actor: kinds.Player) -> dict[str, Any]:
         """What the kind shows `actor` (a browser's own card), or with `kinds.Player()` the whole table."""
