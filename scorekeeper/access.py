@@ -36,11 +36,13 @@ VIEWER = Actor(Role.VIEWER)
 @dataclass(frozen=True)
 class Credentials:
     """The secrets a browser holds for one game: a host token, a seat's secret, and the secret it
-    asked for a seat with (the seat's own once the host lets it in); any may be missing."""
+    asked for a seat with (the seat's own once the host lets it in); any may be missing. With them
+    goes the id of the tap the request carries, which the table applies once."""
 
     host_token: str | None = None
     seat_token: str | None = None
     asking_token: str | None = None
+    tap: str | None = None
 
 
 def token_hash(token: str) -> str:

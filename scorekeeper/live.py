@@ -20,7 +20,7 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import delete, event, func, select
 
 from .extensions import db
-from .models import Event, utcnow
+from .models import Event, Tap, utcnow
 
 # One cheap indexed query per tick and process, however many screens watch.
 POLL_SECONDS = 0.025
@@ -32,6 +32,8 @@ CHANGES = "live_changes"
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
 EVENTS_KEPT = timedelta(hours=1)
+# A phone that was away for hours and sends what it tapped then still finds its tap applied once.
+TAPS_KEPT = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 600.0
 
 _watchers: weakref.WeakSet[Watcher] = weakref.WeakSet()
@@ -52,8 +54,9 @@ def readable(fd: int, timeout: float) -> bool:
 
 
 def prune_events(session) -> int:
-    """Drop the events older than EVENTS_KEPT; how many went."""
+    """Drop the events older than EVENTS_KEPT, and the taps older than TAPS_KEPT; how many events went."""
     result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
+    session.execute(delete(Tap).where(Tap.at < utcnow() - TAPS_KEPT))
     session.commit()
     return result.rowcount or 0
 

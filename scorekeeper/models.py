@@ -172,3 +172,19 @@ class JoinAttempt(Model):
     # The bucket: what kind of try, and the client address it came from.
     address: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class Tap(Model):
+    """A write a page sent, applied once: a repeat (a retry after a lost answer) gets the answer of the first.
+
+    Stored only by its hash, so the table's database holds no tap a phone could be impersonated
+    with; the secret a change handed over (a seat's) is kept masked by the tap itself.
+    """
+
+    # SHA-256 of the tap id the phone made.
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    # The game the answer shows (a new game's, after a rematch), and the secret it handed over, masked.
+    public_id: Mapped[str] = mapped_column(String(32))
+    secret: Mapped[str | None] = mapped_column(String(128))
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -17,10 +17,10 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from . import games
 from .extensions import db
 from .live import CHANGES, CHANNEL
-from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, utcnow
+from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, Tap, utcnow
 
-_games, _events, _secrets, _plays, _seats, _requests = (
-    cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest))
+_games, _events, _secrets, _plays, _seats, _requests, _taps = (
+    cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, Tap))
 
 _LOCK_ANY = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id")).with_for_update()
 _LOCK = _LOCK_ANY.where(_games.c.deleted_at.is_(None))
@@ -57,6 +57,23 @@ def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
     # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
     db.session.info.setdefault(CHANGES, []).append((game_id, version))
+
+
+# --- taps applied ------------------------------------------------------------------------------
+
+_TAP_ANSWER = select(_taps.c.public_id, _taps.c.secret).where(_taps.c.key == bindparam("key"))
+
+
+def tap_answer(key: str) -> tuple[str, str | None] | None:
+    """The answer of the tap stored as `key` (the game it shows, the masked secret it handed over), or None."""
+    row = db.session.connection().execute(_TAP_ANSWER, {"key": key}).first()
+    return (row.public_id, row.secret) if row is not None else None
+
+
+def put_tap(key: str, game_id: int, public_id: str, secret: str | None) -> None:
+    """A tap applied, with its answer."""
+    db.session.connection().execute(insert(_taps).values(key=key, game_id=game_id, public_id=public_id,
+                                                          secret=secret, at=utcnow()))
 
 
 # --- seats and the phones asking for one ----------------------------------------------------

@@ -6,17 +6,24 @@ answers with an `Outcome` (what happened, or the problems, with nothing stored) 
 `NotFound` / `NotAllowed`. A kind's own changes use the same public steps (`locked`, then
 `refuse` / `deny` / `stale`, or its writes and `commit`; `enter_secret` for a secret entry).
 Nothing else in the app writes a game.
+
+Every write is applied once per tap (`Credentials.tap`, made on the phone): the tap is stored
+with the change it made, in its transaction, and a repeat (a retry after a lost answer) gets the
+first answer without a second change (`once`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 
 from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
@@ -57,12 +64,89 @@ class Outcome:
         return not self.problems
 
 
+# --- taps: every write applied once ---------------------------------------------------------
+
+# Where the change under way keeps the tap it carries, stored by `commit` with it.
+TAP = "tap"
+Params = ParamSpec("Params")
+
+
+class Repeated(Exception):
+    """The tap was applied already: `outcome` is its first answer, and nothing changes."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.public_id)
+        self.outcome = outcome
+
+
+def tap_key(tap: str) -> str:
+    """What is stored of a tap: its SHA-256, so the stored taps give nobody a phone's answer."""
+    return hashlib.sha256(tap.encode()).hexdigest()
+
+
+def _masked(secret: str, tap: str) -> str:
+    """A secret handed over by a tap's change (a seat's), kept so that only the tap itself reads it back: XOR with
+    a stream drawn from the tap, which the table does not keep (`_masked` of `_masked` is the secret again)."""
+    plain = secret.encode()
+    stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(plain))
+    return bytes(a ^ b for a, b in zip(plain, stream, strict=True)).hex()
+
+
+def _unmasked(stored: str, tap: str) -> str:
+    """The secret `_masked` kept."""
+    data = bytes.fromhex(stored)
+    stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(data))
+    return bytes(a ^ b for a, b in zip(data, stream, strict=True)).decode()
+
+
+def _check_tap(credentials: Credentials | None) -> None:
+    """Repeated with its first answer if this request's tap was applied already; else the tap is kept for `commit`."""
+    tap = credentials.tap if credentials is not None else None
+    if not tap:
+        return
+    found = rows.tap_answer(tap_key(tap))
+    if found is not None:
+        _rollback()
+        public_id, secret = found
+        raise Repeated(Outcome(public_id, secret=_unmasked(secret, tap) if secret else None))
+    db.session.info[TAP] = tap
+
+
+def _keep_tap(game_id: int, public_id: str, secret: str | None) -> None:
+    """Store the tap of the change under way with it: a second request with the same tap that raced this one
+    (both checked before either stored) gets the answer of the one stored first."""
+    tap = db.session.info.pop(TAP, None)
+    if tap is None:
+        return
+    try:
+        rows.put_tap(tap_key(tap), game_id, public_id, _masked(secret, tap) if secret else None)
+    except IntegrityError:
+        _rollback()
+        found = rows.tap_answer(tap_key(tap))
+        db.session.rollback()
+        if found is None:
+            raise
+        raise Repeated(Outcome(found[0], secret=_unmasked(found[1], tap) if found[1] else None)) from None
+
+
+def once(write: Callable[Params, Outcome]) -> Callable[Params, Outcome]:
+    """A write of the table, applied once per tap: a repeat answers as the first did, and changes nothing."""
+    @wraps(write)
+    def applied_once(*args: Params.args, **kwargs: Params.kwargs) -> Outcome:
+        try:
+            return write(*args, **kwargs)
+        except Repeated as repeat:
+            return repeat.outcome
+    return applied_once
+
+
 LOCKED_AT = "locked_at"
 
 
-def locked(public_id: str, deleted: bool = False) -> games.GameState:
+def locked(public_id: str, credentials: Credentials | None = None, deleted: bool = False) -> games.GameState:
     """The game as plain values, its row locked for writing until this transaction ends, or NotFound (a game its
-    host deleted only when asked for, to undo it).
+    host deleted only when asked for, to undo it); Repeated if the request's tap (`credentials.tap`) was applied
+    already.
 
     Where a count stands is fixed by the deciding clock read under the lock, so a count that has
     ended for any screen has ended for this change too (see "the end of a count" in games.py).
@@ -73,8 +157,12 @@ def locked(public_id: str, deleted: bool = False) -> games.GameState:
     # Under the lock the version cannot move, so the game kept (or read) for it is the game.
     game = games.kept_or_read(*found) if found is not None else None
     if game is None:
-        db.session.rollback()
+        # A repeated delete finds its game gone: it is answered as the first was.
+        _check_tap(credentials)
+        _rollback()
         raise NotFound(public_id)
+    # Under the lock, so a repeat sent while the first was on its way waits for it and finds it stored.
+    _check_tap(credentials)
     now = db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
     db.session.info[GAME_COLUMNS] = {}
     return game.at(now)
@@ -91,7 +179,7 @@ def _change_game(**columns: Any) -> None:
 
 def locked_by(public_id: str, credentials: Credentials) -> tuple[games.GameState, Actor]:
     """The game locked and read as plain values (`locked`), and who the acting browser is at it."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     return game, identify(game, credentials)
 
 
@@ -143,9 +231,10 @@ def _forget_secret(game: games.GameState, seat: int) -> tuple[str, int | None]:
 
 
 def _rollback() -> None:
-    """Nothing of the change under way is stored."""
+    """Nothing of the change under way is stored (nor its tap: a repeat is tried afresh)."""
     db.session.rollback()
     db.session.info.pop(GAME_COLUMNS, None)
+    db.session.info.pop(TAP, None)
 
 
 def refuse(game: games.AnyGame, *problems: Problem) -> Outcome:
@@ -173,9 +262,10 @@ def not_found(what: object) -> NotFound:
 
 
 def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
-    """Log one change of `game`, so every screen follows, and store it."""
+    """Log one change of `game`, so every screen follows, and store it with its tap."""
     _log(game, kind, hand)
     public_id = game.public_id  # read now: after the commit it would be loaded again
+    _keep_tap(game.id, public_id, secret)
     db.session.commit()
     return Outcome(public_id, secret=secret)
 
@@ -192,6 +282,8 @@ class Change:
 
 
 STALE = Change(stale=True)
+# What a page says of a change that came too late to apply (a tap sent again after the table moved on).
+MOVED_ON = Problem(N_("Not applied: by the time this arrived, the table had moved on (its hand or round was closed)."))
 
 
 def refused(*problems: Problem) -> Change:
@@ -199,6 +291,7 @@ def refused(*problems: Problem) -> Change:
     return Change(problems=problems)
 
 
+@once
 def change(public_id: str, credentials: Credentials, apply: Callable[[games.GameState, Actor], Change]) -> Outcome:
     """A kind's change, the table's one way: the game locked and read as plain values, the acting browser found,
     `apply` (the kind's check and writes, which may raise `deny()` or `not_found()`), then the event logged and
@@ -217,13 +310,15 @@ def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
     return Outcome(public_id, problems=tuple(problems))
 
 
-def commit(game: games.GameState, kind: str, hand: int | None = None) -> Outcome:
-    """Log one change of a game locked by `locked` (its rows written already), and store it."""
+def commit(game: games.GameState, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
+    """Log one change of a game locked by `locked` (its rows written already), and store it with its tap; `secret`:
+    what the change hands the acting browser (a seat's secret)."""
     version = game.version + 1
     rows.bump(game.id, version, **(db.session.info.pop(GAME_COLUMNS, None) or {}))
     rows.announce(game.id, version, kind, hand)
+    _keep_tap(game.id, game.public_id, secret)
     db.session.commit()
-    return Outcome(game.public_id)
+    return Outcome(game.public_id, secret=secret)
 
 
 def _log(game: Game, kind: str, hand: int | None = None) -> None:
@@ -280,6 +375,7 @@ def _follow(earlier: Game | None, game: Game) -> None:
     _log(earlier, "next-game")
 
 
+@once
 def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT, plays: Sequence[kinds.PlayT] = (),
            credentials: Credentials | None = None, after: str | None = None) -> Outcome:
     """Start a game of any kind from a checked setup, resuming after `plays` (an imported pad's); the secret is
@@ -289,6 +385,7 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     (for their statistics); its host alone may say so.
     """
     begin_write()
+    _check_tap(credentials)
     earlier = _earlier(credentials, after)
     players, columns = kind.columns(setup)
     game = _seated_game(players, earlier.crew if earlier else None, kind=kind.NAME, **columns)
@@ -301,6 +398,7 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     return _commit(game, "import" if plays else "create", secret=game.host_token)
 
 
+@once
 def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], drawn_for: int | None = None,
          count_seconds: float = 3.0) -> Outcome:
     """A change to a game whose plays the table keeps (a tap on its screen): the kind's rules say what it does.
@@ -309,7 +407,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     closed (a late or repeated tap) changes nothing rather than land in the next one. A secret
     entry (`Applied.secret`) is the table's, revealed with the others after `count_seconds`.
     """
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     kind = kinds.registered()[game.kind]
     rules = kind.played_rules
     if rules is None:
@@ -348,9 +446,10 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     return commit(game, "play", number)
 
 
+@once
 def rematch(public_id: str, credentials: Credentials) -> Outcome:
     """The host starts the same game again with the same players (in Skull King the next player deals first)."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     if not identify(game, credentials).is_host:
         raise deny()
     kind = kinds.kind_of(game)
@@ -365,9 +464,10 @@ def rematch(public_id: str, credentials: Credentials) -> Outcome:
 UNDO_SECONDS = 600
 
 
+@once
 def delete_game(public_id: str, credentials: Credentials) -> Outcome:
     """The host deletes a finished game: gone from every page and statistic, undone within a short time."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     if not identify(game, credentials).is_host:
         raise deny()
     if game.finished_at is None:
@@ -378,9 +478,10 @@ def delete_game(public_id: str, credentials: Credentials) -> Outcome:
     return commit(game, "delete")
 
 
+@once
 def restore_game(public_id: str, credentials: Credentials) -> Outcome:
     """The host takes back a deletion, while it can still be undone."""
-    game = locked(public_id, deleted=True)
+    game = locked(public_id, credentials, deleted=True)
     if game.deleted_at is None or game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS):
         raise not_found(public_id)
     if not identify(game, credentials).is_host:
@@ -433,9 +534,10 @@ def _already_seated(game: games.GameState, actor: Actor) -> Outcome | None:
     return None
 
 
+@once
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
     """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     seat = seat_at(game.seats, position)
     if seat is None:
         return refuse(game, Problem(N_("Pick your name from the list.")))
@@ -450,8 +552,7 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
     rows.set_seat(game.id, seat.position, token_hash(token))
     _drop_requests(game, credentials)
     kind, number = _forget_secret(game, seat.position)
-    outcome = commit(game, kind, number)
-    return replace(outcome, secret=token)
+    return commit(game, kind, number, secret=token)
 
 
 # A host's card lists this many phones asking for one seat at most: a flood of strangers stops there.
@@ -469,6 +570,7 @@ def _drop_requests(game: games.GameState, credentials: Credentials) -> None:
     rows.drop_requests([r.id for r in game.requests if r.token_hash == digest])
 
 
+@once
 def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
                  buckets: Mapping[str, int]) -> Outcome:
     """A new phone asks for a seat another phone holds (that one lost or flat); the host lets it in.
@@ -478,7 +580,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     a few a minute per browser and address (`buckets`), or TooManyTries.
     """
     count_try(buckets)
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     seat = seat_at(game.seats, position)
     if seat is None:
         return refuse(game, Problem(N_("Pick your name from the list.")))
@@ -498,7 +600,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     taken = {r.code for r in waiting}
     code = next(c for c in iter(lambda: f"{secrets.randbelow(90) + 10}", None) if c not in taken)
     rows.add_request(game.id, seat.position, token_hash(token), code)
-    return replace(commit(game, "ask"), secret=token)
+    return commit(game, "ask", secret=token)
 
 
 def _request_for_host(game: games.GameState, credentials: Credentials, request_id: int) -> games.RequestState | None:
@@ -508,10 +610,11 @@ def _request_for_host(game: games.GameState, credentials: Credentials, request_i
     return next((r for r in game.requests if r.id == request_id and not r.turned_away), None)
 
 
+@once
 def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
     """The host lets in the one asking phone whose code they picked; the old phone loses the seat,
     and the other phones asking for it are turned away (and told)."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     request = _request_for_host(game, credentials, request_id)
     if request is None:
         return stale(game)
@@ -522,9 +625,10 @@ def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome
     return commit(game, kind, number)
 
 
+@once
 def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
     """The host says no to a phone asking for a seat (a mistaken name, a stranger with the link); it is told."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     request = _request_for_host(game, credentials, request_id)
     if request is None:
         return stale(game)
@@ -532,9 +636,10 @@ def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outc
     return commit(game, "seat")
 
 
+@once
 def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
     """The host frees a seat, so another phone (or the host) can play it."""
-    game = locked(public_id)
+    game = locked(public_id, credentials)
     if not identify(game, credentials).is_host:
         raise deny()
     if seat_at(game.seats, position) is None:
@@ -544,8 +649,9 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
     return commit(game, kind, number)
 
 
-__all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries",
-           "STALE", "Change", "ask_for_seat", "change", "collect_secrets", "commit", "refusal", "refused", "count_try",
+__all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "Repeated", "TooManyTries", "once", "tap_key",
+           "MOVED_ON", "STALE", "Change", "ask_for_seat", "change", "collect_secrets", "commit", "refusal", "refused",
+           "count_try",
            "create", "deny", "enter_secret", "locked",
            "lock_time", "not_found", "refuse", "seat_at", "stale",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",

@@ -299,6 +299,139 @@
   }
   document.addEventListener("DOMContentLoaded", function () { announce("load"); });
 
+  // --- A tap is never lost: every write carries an id made here, which the server applies once however often
+  // it arrives. A write that got no answer (no connection, the answer lost on the way, no answer in time)
+  // waits, shown above the page, and goes again with the same id once the phone is back: when the live
+  // stream opens again, the browser says it is online, or every few seconds. Its answer then shows as any.
+  function newTapId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);  // randomUUID needs HTTPS, a laptop at the table serves plain HTTP
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    if (detail.verb !== "get" && !detail.headers["X-Tap"]) detail.headers["X-Tap"] = newTapId();
+  });
+
+  var waiting = [];  // in the order tapped: {tap, verb, path, values, keepOpen, label, sending}
+  function tapOf(config) { return config && config.verb !== "get" ? config.headers["X-Tap"] : null; }
+  function findWaiting(tap) {
+    for (var i = 0; i < waiting.length; i++) if (waiting[i].tap === tap) return i;
+    return -1;
+  }
+  function valuesOf(formData) {
+    var values = {};
+    formData.forEach(function (value, key) {
+      if (typeof value !== "string") return;  // a file is not sent again: the page asks for it anew
+      if (!(key in values)) values[key] = value;
+      else values[key] = [].concat(values[key], value);
+    });
+    return values;
+  }
+  function labelOf(detail) {
+    var config = detail.requestConfig, trigger = config.triggeringEvent;
+    var source = (trigger && trigger.submitter) || (trigger && trigger.target) || detail.elt;
+    if (source && source.labels && source.labels.length) return textOf(source.labels[0]);
+    return source ? (source.getAttribute("aria-label") || textOf(source)).slice(0, 60) : "";
+  }
+
+  function showWaiting() {
+    var box = document.getElementById("waiting-taps");
+    if (!box) return;
+    var shown = waiting.filter(function (entry) { return !entry.keepOpen || !entry.sending; });
+    var text = shown.map(function (entry) {
+      var state = entry.sending ? box.dataset.sending : box.dataset.waiting;
+      return (entry.label ? "“" + entry.label + "” " : "") + state;
+    });
+    var current = Array.prototype.map.call(box.children, textOf).join("|");
+    if (current === text.join("|")) return;
+    box.textContent = "";
+    text.forEach(function (line) {
+      var item = document.createElement("p");
+      item.textContent = line;
+      box.appendChild(item);
+    });
+  }
+  function refusedWith(message) {
+    var box = document.getElementById("waiting-taps");
+    if (!box || !message) return;
+    var item = document.createElement("p");
+    item.className = "refused";
+    item.setAttribute("role", "alert");
+    item.textContent = box.dataset.refused + " " + message;
+    box.appendChild(item);
+    setTimeout(function () { if (item.parentNode) item.parentNode.removeChild(item); }, 15000);
+  }
+  // The words of an error page that was not swapped in (a 403, a 404, a 409): what the app says of it.
+  function messageIn(html) {
+    var found = parse(html || "").querySelector(".message, .problems, main p");
+    return textOf(found);
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail, config = detail.requestConfig;
+    var tap = tapOf(config);
+    if (!tap) return;
+    var at = findWaiting(tap);
+    if (!detail.xhr || detail.xhr.status === 0) {
+      // No answer: it may or may not have arrived. Sent again with the same id, it is applied once.
+      if (at < 0) {
+        var keepOpen = Boolean(config.headers["X-Keep-Open"]);
+        if (keepOpen) {
+          // A newer autosave of the same form holds everything the older one had.
+          waiting = waiting.filter(function (entry) { return !(entry.keepOpen && entry.path === config.path); });
+        }
+        waiting.push({ tap: tap, verb: config.verb, path: config.path, values: valuesOf(config.formData),
+                       keepOpen: keepOpen, label: keepOpen ? "" : labelOf(detail), sending: false });
+      } else {
+        waiting[at].sending = false;
+      }
+      showWaiting();
+      return;
+    }
+    if (at >= 0) waiting.splice(at, 1);
+    showWaiting();
+    // An answer that is not swapped in (the seat went to another phone, the game is gone) is said in words.
+    if (detail.xhr.status >= 400 && detail.xhr.status !== 422) refusedWith(messageIn(detail.xhr.responseText));
+    sendWaiting();
+  });
+
+  // One at a time, in the order tapped: the first goes, the next once it is answered.
+  function sendWaiting() {
+    if (!waiting.length || waiting[0].sending) return;
+    var entry = waiting[0];
+    entry.sending = true;
+    showWaiting();
+    var headers = { "X-Tap": entry.tap };
+    if (entry.keepOpen) headers["X-Keep-Open"] = "1";
+    htmx.ajax(entry.verb.toUpperCase(), entry.path, { source: document.body, target: "#main", values: entry.values,
+                                                      headers: headers, swap: "innerHTML" });
+  }
+  window.addEventListener("online", sendWaiting);
+  document.addEventListener("htmx:sseOpen", sendWaiting);
+  setInterval(sendWaiting, 4000);
+
+  // --- A page that lost the table says so: the live stream down for two seconds shows the bar, until it is back
+  // (and pushes whatever changed meanwhile).
+  var lostSince = null;
+  function lostTable() {
+    var bar = document.getElementById("lost-table");
+    if (!bar || lostSince === null || bar.textContent) return;
+    bar.textContent = bar.dataset.lost;
+  }
+  document.addEventListener("htmx:sseError", function () {
+    if (lostSince !== null) return;
+    lostSince = Date.now();
+    setTimeout(lostTable, 2000);
+  });
+  document.addEventListener("htmx:sseOpen", function () {
+    var bar = document.getElementById("lost-table");
+    var polite = document.getElementById("announce-polite");
+    if (bar && bar.textContent && polite) polite.textContent = bar.dataset.back;
+    if (bar) bar.textContent = "";
+    lostSince = null;
+  });
+
   // Keep the screen awake while a game is open, where the browser allows it.
   var wakeLock = null;
   function keepAwake() {

@@ -84,14 +84,15 @@ def test_the_host_claims_for_a_player_without_a_phone_and_the_server_judges(tabl
     assert entries(app, url)[2] == (1, {}, [1], False)
 
 
-def test_a_claim_that_breaks_the_rules_is_refused_and_offers_the_judge(table, app: Flask) -> None:
+def test_a_claim_sent_twice_is_refused_in_words(table, app: Flask) -> None:
     url, who = table
     claim = {"lead": "1", "cards": "pirate, skull king, mermaid"}
     assert who["anne"].post(f"{url}/hands/1/trick", data=claim).status_code == 303
-    # The same Skull King twice for Anne: she took it once only.
+    # The same Skull King twice for Anne: the trick was claimed once already.
     refused = who["anne"].post(f"{url}/hands/1/trick", data=claim)
     text = html.unescape(refused.get_data(as_text=True))
-    assert refused.status_code == 422 and "Replay the trick with the trick judge" in text
+    assert refused.status_code == 422
+    assert "“skull king” was in a trick claimed already in this hand: a trick is claimed once." in text
     assert entries(app, url)[0] == (1, {"skull_king_by_mermaid": 1}, [], False)
 
 
@@ -117,3 +118,21 @@ def test_the_doubloons_judge_by_shape_and_number(client: FlaskClient) -> None:
     assert "Cara wins the trick with Star 0." in page and "The highest trump (Star) wins." in page
     keys = seen(client, judged(url, 0, "") + "&suit=triangle")
     assert "Triangle" in keys and 'aria-label="Triangle 0">0</a>' in keys and "Flag" in keys
+
+
+def test_a_trick_already_claimed_in_this_hand_is_refused_in_words(table, app: Flask) -> None:
+    url, who = table
+    claim = {"lead": "1", "cards": "pirate, skull king, mermaid"}
+    assert who["anne"].post(f"{url}/hands/1/trick", data=claim).status_code == 303
+    before = entries(app, url)
+    # The same trick again (another tap, another phone's claim of the same cards), or one sharing its Skull King.
+    for phone, cards in (("anne", "pirate, skull king, mermaid"), ("anne", "mermaid, pirate, skull king"),
+                         ("host", "escape, skull king, yellow 3")):
+        refused = who[phone].post(f"{url}/hands/1/trick", data={"lead": "1", "cards": cards})
+        assert refused.status_code == 422
+        assert "was in a trick claimed already in this hand: a trick is claimed once." in html.unescape(
+            refused.get_data(as_text=True))
+    assert entries(app, url) == before
+    # Another trick of other cards is claimed as ever.
+    assert who["ben"].post(f"{url}/hands/1/trick", data={"lead": "0", "cards": "yellow 3, yellow 9, yellow 5"}
+                           ).status_code == 303

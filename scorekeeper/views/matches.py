@@ -127,6 +127,9 @@ def play(public_id: str):
                            int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None,
                            float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0)))
     if outcome.stale:
+        # Nothing was applied (a tap sent again after its round closed): htmx's page says so.
+        if is_htmx():
+            return match_page(public_id, 422, [say(service.MOVED_ON)])
         return see_other(url_for("pages.game", public_id=public_id))
     if not outcome.ok:
         return match_page(public_id, 422, [say(p) for p in outcome.problems])

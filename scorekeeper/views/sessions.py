@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from flask import current_app, request, session, url_for
@@ -60,13 +61,23 @@ def keep_asking_token(public_id: str, token: str | None) -> None:
     _remember("asking", public_id, token)
 
 
-def credentials(public_id: str) -> Credentials:
-    """The secrets this browser holds for a game."""
+# A tap id as a page makes it: random, URL-safe, long enough that no two phones make the same.
+TAP_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def tap_id() -> str | None:
+    """The id of the tap this write carries (the `X-Tap` header a page sends, or a form's `tap` field), if any."""
+    tap = request.headers.get("X-Tap") or request.form.get("tap") or ""
+    return tap if TAP_ID.fullmatch(tap) else None
+
+
+def credentials(public_id: str | None) -> Credentials:
+    """The secrets this browser holds for a game (None: a game not made yet), with the tap this request carries."""
     def kept(key: str) -> str | None:
-        value = session.get(key, {}).get(public_id)
+        value = session.get(key, {}).get(public_id) if public_id is not None else None
         return value if isinstance(value, str) else None
 
-    return Credentials(kept("hosting"), kept("seats"), kept("asking"))
+    return Credentials(kept("hosting"), kept("seats"), kept("asking"), tap_id())
 
 
 def follow_next_game(game: AnyGame, endpoint: str = "pages.game") -> str | None:

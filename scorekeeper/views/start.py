@@ -47,7 +47,7 @@ def new_game(kind_name: str | None):
     if found.setup is None:
         return page(kind.NEW_TEMPLATE, 422, form=request.form, problems=[say(p) for p in found.problems], **context)
     # With an earlier game's players it joins that game's crew (their statistics); its host alone may say so.
-    outcome = service.create(kind, found.setup, credentials=credentials(after) if after else None, after=after)
+    outcome = service.create(kind, found.setup, credentials=credentials(after), after=after)
     keep_host_token(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
@@ -63,7 +63,7 @@ def players_of(kind: kinds.GameKind[Any, Any], public_id: str | None) -> MultiDi
 def import_any(text: bytes) -> service.Outcome:
     """Store a pad file of any game as a new game; PadError when it is refused (nothing stored)."""
     kind, (setup, plays) = kinds.registered().read_any(text)
-    return service.create(kind, setup, plays)
+    return service.create(kind, setup, plays, credentials(None))
 
 
 @bp.post("/games/import")

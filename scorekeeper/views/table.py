@@ -56,6 +56,9 @@ def after(outcome: service.Outcome, **extra: Any):
     """
     if not outcome.ok:
         return show_game(outcome.public_id, 422, list(outcome.problems), **extra)
+    if outcome.stale and is_htmx():
+        # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
+        return show_game(outcome.public_id, 422, [service.MOVED_ON])
     url = url_for("pages.game", public_id=outcome.public_id)
     return shown_after_change(show_game(outcome.public_id), url) if is_htmx() else see_other(url)
 

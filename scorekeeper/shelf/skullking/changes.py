@@ -309,6 +309,10 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     judgement = tricks.judge(table.ruleset, played, count)
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
         return refused(Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
+    earlier = [tricks.parse_trick(table.ruleset, trick) for trick in record.claimed]
+    twice = tricks.claimed_already(table.ruleset, earlier, played)
+    if twice is not None:
+        return refused(replace(twice, hand=number))
     seat = (lead + judgement.winner) % count
     _entering_for(game, actor, seat)
     current = reading.hand_of(game, record)
@@ -326,7 +330,8 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
         return refused(*problems)
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
-    _store(game, record, after)
+    written = ", ".join(card.written() for card in played)
+    _store(game, record, replace(after, claimed=(*record.claimed, written)))
     return Change("result", number)
 
 

@@ -62,11 +62,13 @@ class HandState:
     phase: Phase
     # The cannonball rule: the players load their cannons in secret once the bids are revealed.
     cannons: bool = False
+    # The tricks claimed in it through the trick judge, each its cards as written.
+    claimed: tuple[str, ...] = ()
 
     def row(self) -> HandRow:
         """What its rows store."""
         return HandRow(self.id, self.number, self.cards, self.lost_tricks, self.stored_phase, self.corrected,
-                       self.cannons, tuple(e.row() for e in self.entries))
+                       self.cannons, tuple(e.row() for e in self.entries), self.claimed)
 
 
 def hands(game: GameState) -> tuple[HandState, ...]:
@@ -105,7 +107,7 @@ def _hand(game: GameState, row: HandRow) -> HandState:
                                e.wager, shots.get(e.position), e.bid_changed_from, e.done, e.position in bids,
                                e.fixing, e.position in shots) for e in row.entries)
     return HandState(row.id, row.number, row.cards, row.lost_tricks, row.stored_phase, row.corrected, reveal_at,
-                     entries, phase_of(row.stored_phase, row.number, count, row.cannons), row.cannons)
+                     entries, phase_of(row.stored_phase, row.number, count, row.cannons), row.cannons, row.claimed)
 
 
 def hand_at(game: GameState, number: int) -> HandState | None:

@@ -94,6 +94,8 @@ class HandRecord(Model):
     corrected: Mapped[bool] = mapped_column(default=False)
     # The cannonball rule: after the bids are revealed, each player loads grapeshot or cannonball in secret.
     cannons: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The cards of the tricks claimed in this hand, as written (the same cards cannot be claimed twice).
+    claimed: Mapped[list[str] | None] = mapped_column(JSON)
 
     # The game's hands, from the game's side too (a record being created, deleted with its game).
     game: Mapped[Game] = relationship(backref=backref("hands", order_by="HandRecord.number",
@@ -152,11 +154,14 @@ class HandRow:
     corrected: bool
     cannons: bool
     entries: tuple[EntryRow, ...]
+    # The tricks claimed in it, each its cards as written.
+    claimed: tuple[str, ...] = ()
 
 
 _HANDS_OF_GAME = (
     select(_games.c.version, _hands.c.id.label("hand_id"), _hands.c.number, _hands.c.cards, _hands.c.lost_tricks,
-           _hands.c.phase.label("stored_phase"), _hands.c.corrected, _hands.c.cannons, _entries.c.position,
+           _hands.c.phase.label("stored_phase"), _hands.c.corrected, _hands.c.cannons, _hands.c.claimed,
+           _entries.c.position,
            *(_entries.c[column] for column in ENTRY_COLUMNS))
     .join_from(_hands, _entries, _entries.c.hand_id == _hands.c.id).join(_games, _games.c.id == _hands.c.game_id)
     .where(_hands.c.game_id == bindparam("game_id")).order_by(_hands.c.number, _entries.c.position))
@@ -177,7 +182,7 @@ def read_hands(connection: Any, game_id: int, version: int) -> tuple[HandRow, ..
         entries.append(entry_row(row))
         if index + 1 == len(found) or found[index + 1].number != row.number:
             hands.append(HandRow(row.hand_id, row.number, row.cards, row.lost_tricks, Phase(row.stored_phase),
-                                 bool(row.corrected), bool(row.cannons), tuple(entries)))
+                                 bool(row.corrected), bool(row.cannons), tuple(entries), tuple(row.claimed or ())))
             entries = []
     return tuple(hands)
 
@@ -195,6 +200,7 @@ def write_hand(before: HandRow, after: HandRow) -> None:
     changed = {column: value for column, value, was in (
         ("phase", after.stored_phase, before.stored_phase), ("lost_tricks", after.lost_tricks, before.lost_tricks),
         ("cards", after.cards, before.cards), ("corrected", after.corrected, before.corrected),
+        ("claimed", list(after.claimed), list(before.claimed)),
     ) if value != was}
     if changed:
         connection.execute(update(_hands).where(_hands.c.id == before.id).values(**changed))

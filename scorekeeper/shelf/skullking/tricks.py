@@ -123,9 +123,16 @@ def parse_trick(ruleset: str, text: str, advanced: bool = True) -> tuple[Card, .
 
 def check_trick(ruleset: str, cards: Sequence[Card]) -> None:
     """TrickError if the pack could not have dealt these cards together."""
-    deck = DECKS[ruleset]
     if len(cards) > MOST_CARDS:
         raise TrickError(Problem(N_("A trick has at most %(most)d cards, one per player."), {"most": MOST_CARDS}))
+    problem = _beyond_the_pack(ruleset, cards)
+    if problem is not None:
+        raise TrickError(problem)
+
+
+def _beyond_the_pack(ruleset: str, cards: Sequence[Card]) -> Problem | None:
+    """What the pack does not hold this many of, among `cards`; None if it could have dealt them all."""
+    deck = DECKS[ruleset]
     seen: dict[str, int] = {}
     for card in cards:
         # A suit card and a named pirate are one of a kind; Scary Mary and Tigress are one card whichever
@@ -138,13 +145,24 @@ def check_trick(ruleset: str, cards: Sequence[Card]) -> None:
             key, limit = card.kind, deck.specials.get(card.kind, 1)
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > limit:
-            raise TrickError(Problem(N_("The pack holds only %(count)d × %(card)s."),
-                                     {"count": limit, "card": key}))
+            return Problem(N_("The pack holds only %(count)d × %(card)s."), {"count": limit, "card": key})
     # Named and unnamed pirates share the pack's pirates.
     pirates = sum(c.kind == PIRATE and c.name not in EITHER_WAY for c in cards)
     if pirates > deck.specials[PIRATE]:
-        raise TrickError(Problem(N_("The pack holds only %(count)d × %(card)s."),
-                                 {"count": deck.specials[PIRATE], "card": PIRATE}))
+        return Problem(N_("The pack holds only %(count)d × %(card)s."),
+                       {"count": deck.specials[PIRATE], "card": PIRATE})
+    return None
+
+
+def claimed_already(ruleset: str, earlier: Sequence[Sequence[Card]], cards: Sequence[Card]) -> Problem | None:
+    """Why `cards` cannot be claimed after the tricks `earlier` claimed in the same hand: a card of them was in one
+    of those (the pack has no other); None if they can."""
+    before = [card for trick in earlier for card in trick]
+    if _beyond_the_pack(ruleset, [*before, *cards]) is None:
+        return None
+    taken = next((card for card in cards if _beyond_the_pack(ruleset, [*before, card]) is not None), cards[0])
+    return Problem(N_("“%(card)s” was in a trick claimed already in this hand: a trick is claimed once."),
+                   {"card": taken.written()})
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,155 @@
+"""A phone that loses its connection: what it taps waits, visibly, and goes once when it is back; an answer lost on
+its way back is sent again and applied once."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import PHONE, host_bids, join_phones, screenshot
+
+pytestmark = pytest.mark.browser
+
+WAITING = "Not sent yet: no connection. It goes as soon as the phone is back."
+
+
+def edition(page) -> int:
+    """The version of the table this screen shows: one more for every change the table stored (its edition is
+    twice that, plus one once a count ended)."""
+    return int(page.locator("#table").get_attribute("data-edition")) // 2
+
+
+def offline_tap(page, tap, name: str = "") -> None:
+    """`page`'s phone loses its connection, taps, sees the tap waiting, and gets its connection back."""
+    from playwright.sync_api import expect
+
+    page.context.set_offline(True)
+    tap()
+    expect(page.locator("#waiting-taps")).to_contain_text(WAITING)
+    if name:
+        screenshot(page, f"85-{name}-waiting-390")
+    page.wait_for_timeout(500)  # nothing goes while offline
+    expect(page.locator("#waiting-taps")).to_contain_text(WAITING)
+    page.context.set_offline(False)
+    expect(page.locator("#waiting-taps")).to_be_empty()
+
+
+def settled(pages, editions: dict, more: int = 1) -> None:
+    """Every screen shows the table one change (`more`) on from where it was: the tap was applied once."""
+    for page in pages:
+        wanted = editions[page] + more
+        page.wait_for_function(f"() => Math.floor(document.querySelector('#table').dataset.edition / 2) >= {wanted}",
+                               timeout=15_000)
+    pages[0].wait_for_timeout(500)  # a second application would have shown by now
+    assert [edition(page) for page in pages] == [editions[page] + more for page in pages]
+
+
+def test_a_bid_a_load_and_done_tapped_offline_go_once_when_the_phone_is_back(browser, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        host.fill(f"#player-{seat}", name)
+    host.select_option("#scoring", "rascal")
+    host.check("input[name=cannonball]")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    phones = join_phones(browser, host.url + "/join", ("Anne", "Ben"))
+    anne, ben = phones["Anne"], phones["Ben"]
+    screens = (host, anne, ben)
+
+    # A bid tapped offline.
+    before = {page: edition(page) for page in screens}
+    offline_tap(anne, lambda: anne.locator(".numpad.mine button[value='1']").click(), "bid")
+    expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible()
+    settled(screens, before)
+    expect(host.locator("#bidders li.ready")).to_have_count(1)
+
+    ben.locator(".numpad.mine button[value='0']").click()
+    host_bids(host, {2: 0})
+    expect(ben.get_by_role("heading", name="Load your cannon in secret")).to_be_visible()
+
+    # A cannon loaded offline.
+    before = {page: edition(page) for page in screens}
+    offline_tap(ben, lambda: ben.get_by_role("button", name="Grapeshot").click(), "load")
+    expect(ben.locator("#main").get_by_text("Your cannon is loaded with Grapeshot.")).to_be_visible()
+    settled(screens, before)
+    anne.get_by_role("button", name="Cannonball").click()
+    host.locator("#loader-2 summary").click()
+    host.locator("#loader-2 button.load-grapeshot").click()
+    expect(anne.get_by_role("heading", name="Your result")).to_be_visible()
+
+    # Done tapped offline.
+    before = {page: edition(page) for page in screens}
+    offline_tap(anne, lambda: anne.get_by_role("button", name="Done").click(), "done")
+    settled(screens, before)
+    expect(host.locator("#table")).to_contain_text("Anne")
+    expect(anne.get_by_role("button", name="Done")).to_have_count(0)
+
+
+def test_one_more_trick_nobody_won_whose_answer_was_lost_counts_once(browser, live_server: str) -> None:
+    """The request reaches the table but its answer never comes back: the page sends it again, with the same tap,
+    and the table answers as it did the first time."""
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(("Anne", "Ben")):
+        host.fill(f"#player-{seat}", name)
+    host.check("input[name=advanced_cards]")
+    host.get_by_role("button", name="Start the game").click()
+    host.locator(".house-rule summary").click()
+    host.fill("#cards", "3")
+    host.get_by_role("button", name="Change the cards").click()
+    expect(host.locator(".facts dd.big")).to_have_text("3")
+    host_bids(host, {0: 0, 1: 0})
+    more = host.locator(".lost-buttons button[value='lost-more']")
+    expect(more).to_be_visible()
+    before = edition(host)
+    lost: list[str] = []
+
+    def answer_lost(route) -> None:
+        # The table gets the request and answers; the answer is lost on its way back, once.
+        route.fetch()
+        lost.append(route.request.headers.get("x-tap", ""))
+        route.abort("connectionreset")
+        host.unroute("**/hands/1", answer_lost)
+
+    host.route("**/hands/1", answer_lost)
+    more.click()
+    settled((host,), {host: before})
+    expect(host.locator("#waiting-taps")).to_be_empty()
+    host.wait_for_timeout(500)
+    assert edition(host) == before + 1 and lost and lost[0]
+    expect(host.locator("#table .lost-count strong")).to_have_text("1")
+
+
+def test_a_free_pad_score_and_a_skip_bo_count_tapped_offline_go_once(browser, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    from tests.test_browser_shelf_live import start
+
+    host, phones = start(browser, live_server, "free-pad", {"#game-name": "Rummy"}, ("Anne", "Ben"))
+    anne, ben = phones["Anne"], phones["Ben"]
+    screens = (host, anne, ben)
+    before = {page: edition(page) for page in screens}
+    anne.fill("#points-0", "-3")
+    offline_tap(anne, lambda: anne.get_by_role("button", name="Save").click(), "free-pad")
+    settled(screens, before)
+    for page in screens:
+        expect(page.locator(".status-list li", has_text="Anne").get_by_text("−3")).to_be_visible()
+
+    host, phones = start(browser, live_server, "skip-bo", {"#target": "500"}, ("Anne", "Ben"))
+    anne, ben = phones["Anne"], phones["Ben"]
+    screens = (host, anne, ben)
+    anne.get_by_role("button", name="I went out").click()
+    ben.wait_for_selector("#left-1")
+    before = {page: edition(page) for page in screens}
+    ben.fill("#left-1", "7")
+    offline_tap(ben, lambda: ben.get_by_role("button", name="Save").click(), "skip-bo")
+    settled(screens, before)
+    # Ben's 7 cards were the last count: the game is scored, Anne's +60 on every screen.
+    for page in screens:
+        expect(page.locator("#main")).to_contain_text("+60")
