@@ -54,6 +54,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         SEAT_REQUESTS_PER_MINUTE=5,
         NEW_GAMES_PER_MINUTE=20,
         TRUSTED_PROXIES=0,
+        # A connection the database dropped (it restarted) is found out and replaced before a request uses it.
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -32,7 +32,8 @@ graceful_timeout = 2
 
 
 def post_worker_init(worker) -> None:
-    """Collect garbage seldom; on SIGTERM, end this worker's live streams and close idle connections at once."""
+    """Collect garbage seldom; on SIGTERM, end this worker's live streams and its idle keep-alive connections at
+    once."""
     import gc
     import signal
 
@@ -45,14 +46,37 @@ def post_worker_init(worker) -> None:
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
 
+    from contextlib import contextmanager
+
     import gevent
 
     from scorekeeper.live import stop_all_streams
 
+    # The connections waiting for their next request (a browser keeps one open after each answer): a shutdown
+    # ends them at once, rather than let each wait out its keep-alive time while the worker waits for them.
+    waiting_for_a_request: set[gevent.Greenlet] = set()
+    stopping: list[int] = []
+
+    @contextmanager
+    def keep_alive_wait():
+        me = gevent.getcurrent()
+        waiting_for_a_request.add(me)
+        try:
+            with gevent.Timeout(0.01 if stopping else worker.cfg.keepalive, False):
+                yield
+        finally:
+            waiting_for_a_request.discard(me)
+
+    worker.timeout_ctx = keep_alive_wait
+
+    def end_everything() -> None:
+        stop_all_streams()
+        for idle in list(waiting_for_a_request):
+            idle.kill(block=False)
+
     def stop(signum, frame) -> None:
         worker.alive = False
-        # Keep-alive connections left idle by the ended streams close without waiting.
-        worker.timeout_ctx = lambda: gevent.Timeout(0.01, False)
-        gevent.spawn(stop_all_streams)
+        stopping.append(signum)
+        gevent.spawn(end_everything)
 
     signal.signal(signal.SIGTERM, stop)

@@ -20,13 +20,15 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import delete, event, func, select
 
 from .extensions import db
-from .models import Event, Tap, utcnow
+from .models import Event, Game, Tap, utcnow
 
 # One cheap indexed query per tick and process, however many screens watch.
 POLL_SECONDS = 0.025
 # Where PostgreSQL announces changes: "<game id>:<version>".
 CHANNEL = "scorekeeper_changes"
 KEEPALIVE_SECONDS = 15.0
+# After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
+RELISTEN_SECONDS = 1.0
 # Where a session lists the (game id, version) changes it is about to commit.
 CHANGES = "live_changes"
 # A screen that reconnects reads its game's version afresh; the log only has to carry
@@ -128,14 +130,27 @@ class Watcher:
             # Versions of games nobody watches are read afresh when a stream opens.
             self.versions = {g: v for g, v in self.versions.items() if g in self.waiting}
 
+    def catch_up(self) -> None:
+        """Read afresh the versions of the games that streams wait on: after a time not listening, nothing is missed."""
+        with self.lock:
+            watched = list(self.waiting)
+        if not watched:
+            return
+        with self.session_factory() as session:
+            found = session.execute(select(Game.id, Game.version).where(Game.id.in_(watched))).all()
+        self.wake([(game_id, version) for game_id, version in found])
+
     def listen(self) -> None:
-        """Hear every change that commits, from any process, as PostgreSQL announces it."""
+        """Hear every change that commits, from any process, as PostgreSQL announces it, until the server stops or
+        the connection is lost."""
         import psycopg
 
         assert self.listen_url is not None  # run() listens only with an address
-        with psycopg.connect(self.listen_url, autocommit=True) as connection:
+        with psycopg.connect(self.listen_url, autocommit=True, connect_timeout=5) as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.listening = True
+            # What committed while nobody listened (before this connection, or since the last one was lost).
+            self.catch_up()
             while not self.stopping:
                 # select() (gevent's, under the server) waits without holding up the process;
                 # psycopg's own wait may be one chosen before gevent patched anything.
@@ -148,18 +163,31 @@ class Watcher:
                 self.prune_if_due()
 
     def run(self) -> None:
-        if self.listen_url:
-            try:
-                self.listen()
-                return
-            except Exception:
+        """Listen (PostgreSQL) or poll the event log (SQLite) until the server stops. A lost LISTEN connection is
+        no reason to poll for good: the log is polled until listening works again, tried every second."""
+        while not self.stopping:
+            if self.listen_url:
+                try:
+                    self.listen()
+                except Exception:
+                    pass
                 self.listening = False
-        while True:
+            self.poll_for(RELISTEN_SECONDS if self.listen_url else float("inf"))
+
+    def poll_for(self, seconds: float) -> None:
+        """Poll the event log for `seconds`, or until the server stops; what changed before the first poll is read
+        from the games themselves."""
+        deadline = time.monotonic() + seconds
+        caught_up = self.last_event is not None
+        while not self.stopping and time.monotonic() < deadline:
             try:
                 self.poll()
+                if not caught_up:
+                    self.catch_up()
+                    caught_up = True
                 self.prune_if_due()
             except Exception:
-                time.sleep(1)
+                time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
             time.sleep(POLL_SECONDS)
 
     def _enter(self, game_id: int, version: int) -> threading.Condition:
