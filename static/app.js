@@ -368,27 +368,35 @@
     return textOf(found);
   }
 
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // No answer (htmx:sendError: no connection, or the answer lost on its way; htmx:timeout: none in time). It may
+  // or may not have arrived: sent again with the same id, it is applied once.
+  function keepWaiting(event) {
     var detail = event.detail, config = detail.requestConfig;
     var tap = tapOf(config);
     if (!tap) return;
     var at = findWaiting(tap);
-    if (!detail.xhr || detail.xhr.status === 0) {
-      // No answer: it may or may not have arrived. Sent again with the same id, it is applied once.
-      if (at < 0) {
-        var keepOpen = Boolean(config.headers["X-Keep-Open"]);
-        if (keepOpen) {
-          // A newer autosave of the same form holds everything the older one had.
-          waiting = waiting.filter(function (entry) { return !(entry.keepOpen && entry.path === config.path); });
-        }
-        waiting.push({ tap: tap, verb: config.verb, path: config.path, values: valuesOf(config.formData),
-                       keepOpen: keepOpen, label: keepOpen ? "" : labelOf(detail), sending: false });
-      } else {
-        waiting[at].sending = false;
+    if (at >= 0) {
+      waiting[at].sending = false;
+    } else {
+      var keepOpen = Boolean(config.headers["X-Keep-Open"]);
+      if (keepOpen) {
+        // A newer autosave of the same form holds everything the older one had.
+        waiting = waiting.filter(function (entry) { return !(entry.keepOpen && entry.path === config.path); });
       }
-      showWaiting();
-      return;
+      waiting.push({ tap: tap, verb: config.verb, path: config.path, values: valuesOf(config.formData),
+                     keepOpen: keepOpen, label: keepOpen ? "" : labelOf(detail), sending: false });
     }
+    showWaiting();
+  }
+  document.addEventListener("htmx:sendError", keepWaiting);
+  document.addEventListener("htmx:timeout", keepWaiting);
+
+  // Answered: it no longer waits, and the next one goes.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail;
+    var tap = tapOf(detail.requestConfig);
+    if (!tap || !detail.xhr || detail.xhr.status === 0) return;
+    var at = findWaiting(tap);
     if (at >= 0) waiting.splice(at, 1);
     showWaiting();
     // An answer that is not swapped in (the seat went to another phone, the game is gone) is said in words.

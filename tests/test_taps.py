@@ -285,3 +285,40 @@ def test_a_malformed_tap_id_is_no_tap(app: Flask) -> None:
         assert host.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}, headers={"X-Tap": tap}).status_code == 303
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Tap)) == 0
+
+
+@pytest.mark.parametrize("write", ["new game", "bid"])
+def test_a_tap_sent_twice_at_the_same_moment_is_applied_once(app: Flask, write: str) -> None:
+    """A retry that overtakes the first request (two processes, two connections) still changes the table once: the
+    second waits for the game's lock, or for the first's tap to be stored, and gets its answer."""
+    import threading
+
+    host, url = table(app)
+    tap = secrets.token_urlsafe(16)
+    before = the_table(app)
+    answers: list[int] = []
+    start = threading.Barrier(4)
+
+    def send_once() -> None:
+        client = app.test_client()
+        if write == "bid":
+            client.set_cookie("session", host.get_cookie("session").value)  # type: ignore[union-attr]
+        start.wait()
+        if write == "bid":
+            answers.append(client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1},
+                                       headers={"X-Tap": tap}).status_code)
+        else:
+            answers.append(client.post("/games/new/free-pad", data={"player": ["Anne", "Ben"], "game": "Darts"},
+                                       headers={"X-Tap": tap}).status_code)
+
+    senders = [threading.Thread(target=send_once) for _ in range(4)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join(30)
+    assert answers == [303] * 4
+    after = the_table(app)
+    if write == "bid":
+        assert [v for _, v in after] == [before[0][1] + 1]
+    else:
+        assert len(after) == len(before) + 1
