@@ -131,3 +131,22 @@ def host_bids(host, bids: dict[int, int]) -> None:
         host.locator(f"#bidder-{seat} .numpad button[value='{bid}']").click()
         host.wait_for_function(f"() => !!document.querySelector('li.ready > #bidder-{seat}')"
                                f" || !document.querySelector('#bidder-{seat}')")
+
+
+def cannonball_table(browser, base: str, names=("Anne", "Ben", "Cara"), on_phones=("Anne", "Ben"), viewport=PHONE,
+                     locale="en-GB"):
+    """A modern game with Rascal's scoring and the cannonball rule started by a host (on a phone unless `viewport`
+    says otherwise), and a joined phone for each of `on_phones`; the host's page and the phones by name."""
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=viewport, locale=locale).new_page()
+    host.goto(base + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(names):
+        host.fill(f"#player-{seat}", name)
+    host.select_option("#scoring", "rascal")
+    host.check("input[name=cannonball]")
+    host.locator("form button.primary[type=submit]").last.click()
+    expect(host.locator(".facts .big")).to_have_text("1")
+    join_url = host.locator(".join-link a").get_attribute("href")
+    return host, join_phones(browser, base + join_url if join_url.startswith("/") else join_url, on_phones)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PHONE, join_phones, screenshot
+from tests.browser import cannonball_table, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -12,17 +12,7 @@ pytestmark = pytest.mark.browser
 def test_the_cannons_are_loaded_in_secret_and_fire_together(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
-    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-    host.goto(live_server + "/games/new")
-    host.check("#ruleset-modern")
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
-        host.fill(f"#player-{seat}", name)
-    host.select_option("#scoring", "rascal")
-    host.check("input[name=cannonball]")
-    host.get_by_role("button", name="Start the game").click()
-    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
-    join_url = host.locator(".join-link a").get_attribute("href")
-    phones = join_phones(browser, live_server + join_url if join_url.startswith("/") else join_url, ("Anne", "Ben"))
+    host, phones = cannonball_table(browser, live_server)
     anne, ben = phones["Anne"], phones["Ben"]
     for phone in (anne, ben):
         phone.locator(".numpad.mine button[value='1']").click()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PHONE, host_bids, join_phones, screenshot
+from tests.browser import PHONE, cannonball_table, host_bids, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -46,16 +46,7 @@ def settled(pages, editions: dict, more: int = 1) -> None:
 def test_a_bid_a_load_and_done_tapped_offline_go_once_when_the_phone_is_back(browser, live_server: str) -> None:
     from playwright.sync_api import expect
 
-    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-    host.goto(live_server + "/games/new")
-    host.check("#ruleset-modern")
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
-        host.fill(f"#player-{seat}", name)
-    host.select_option("#scoring", "rascal")
-    host.check("input[name=cannonball]")
-    host.get_by_role("button", name="Start the game").click()
-    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
-    phones = join_phones(browser, host.url + "/join", ("Anne", "Ben"))
+    host, phones = cannonball_table(browser, live_server)
     anne, ben = phones["Anne"], phones["Ben"]
     screens = (host, anne, ben)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import host_bids, screenshot
+from tests.browser import cannonball_table, host_bids, screenshot
 from tests.test_browser_a11y import scrolls_sideways
 
 pytestmark = pytest.mark.browser
@@ -16,15 +16,7 @@ NAMES = ("Anne-Kathrin", "Maximilian", "Bartholomew", "Christabel", "Wolfgang-Am
 def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, language: str) -> None:
     from playwright.sync_api import expect
 
-    host = browser.new_context(viewport={"width": 1280, "height": 800}, locale=language).new_page()
-    host.goto(live_server + "/games/new")
-    host.check("#ruleset-modern")
-    for seat, name in enumerate(NAMES):
-        host.fill(f"#player-{seat}", name)
-    host.select_option("#scoring", "rascal")
-    host.check("input[name=cannonball]")
-    host.locator("form button.primary[type=submit]").last.click()
-    expect(host.locator(".facts .big")).to_have_text("1")
+    host, _ = cannonball_table(browser, live_server, NAMES, (), {"width": 1280, "height": 800}, language)
     screen_url = host.locator(".join-panel a[href$='/screen']").get_attribute("href")
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=language).new_page()
     tv.goto(live_server + screen_url)
