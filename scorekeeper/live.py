@@ -9,6 +9,7 @@ server-sent-event streams of the games that changed, and only those.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
@@ -26,6 +27,8 @@ from .models import Event, Game, Tap, utcnow
 POLL_SECONDS = 0.025
 # Where PostgreSQL announces changes: "<game id>:<version>".
 CHANNEL = "scorekeeper_changes"
+# The application name of each process's LISTEN connection, followed by its process id.
+LISTENER_NAME = "scorekeeper live"
 KEEPALIVE_SECONDS = 15.0
 # After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
 RELISTEN_SECONDS = 1.0
@@ -146,7 +149,9 @@ class Watcher:
         import psycopg
 
         assert self.listen_url is not None  # run() listens only with an address
-        with psycopg.connect(self.listen_url, autocommit=True, connect_timeout=5) as connection:
+        # Named after its process, so an operator (or a test) sees which processes listen.
+        with psycopg.connect(self.listen_url, autocommit=True, connect_timeout=5,
+                             application_name=f"{LISTENER_NAME} {os.getpid()}") as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.listening = True
             # What committed while nobody listened (before this connection, or since the last one was lost).

@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scorekeeper.extensions import db
-from scorekeeper.live import Watcher, prune_events
+from scorekeeper.live import LISTENER_NAME, Watcher, prune_events
 from scorekeeper.models import Event, Game, utcnow
 from tests.helpers import Phone, new_game
 from tests.production import ProductionServer
@@ -181,15 +181,24 @@ def restart_database(url: str) -> str:
     raise RuntimeError("the database did not come back")
 
 
-def listeners(url: str) -> int:
-    """How many connections LISTEN for the table's changes now."""
+def listeners(url: str, servers: list[ProductionServer]) -> int:
+    """How many worker processes of `servers` LISTEN for the table's changes now (each names its connection)."""
     engine = create_engine(url)
     with engine.connect() as connection:
-        count = connection.exec_driver_sql(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %%'"
-        ).scalar_one()
+        names = connection.exec_driver_sql(
+            "SELECT application_name FROM pg_stat_activity WHERE datname = current_database() "
+            "AND query LIKE 'LISTEN %%' AND application_name LIKE %(name)s", {"name": LISTENER_NAME + " %"}
+        ).scalars().all()
     engine.dispose()
-    return int(count)
+    masters = {server.process.pid for server in servers if server.process is not None}
+
+    def parent(pid: int) -> int | None:
+        try:
+            return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    return sum(parent(int(name.rsplit(" ", 1)[1])) in masters for name in names)
 
 
 class Stream:
@@ -240,15 +249,15 @@ def test_on_postgresql_each_process_listens_again_after_the_database_restarts(da
         assert status == 303
         streams = [Stream(server.base, f"{game}/events") for server in servers]
         deadline = time.monotonic() + 15
-        while listeners(database_url) < 2 and time.monotonic() < deadline:
+        while listeners(database_url, servers) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert listeners(database_url) == 2, "each process listens for changes"
+        assert listeners(database_url, servers) == 2, "each process listens for changes"
 
         how = restart_database(database_url)
         deadline = time.monotonic() + 15
-        while listeners(database_url) < 2 and time.monotonic() < deadline:
+        while listeners(database_url, servers) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert listeners(database_url) == 2, "a process went back to polling for good"
+        assert listeners(database_url, servers) == 2, "a process went back to polling for good"
 
         # A screen of the second process opened now (a phone reconnecting), then a bid through the first.
         watching = Stream(second.base, f"{game}/events")
