@@ -50,6 +50,7 @@
   // has open or typed as it was.
   var openPanels = null;
   var keepSwap = false;
+  var visiting = false;  // the swap under way opens a page (a link, a redirect), not the answer to a change
   var clockOffset = 0;  // server time minus this device's time, for the count
 
   function editionOf(element) {
@@ -114,6 +115,8 @@
     if (!event.detail.target || event.detail.target.id !== "main") return;
     var config = event.detail.requestConfig || {};
     keepSwap = Boolean(config.headers && config.headers["X-Keep-Open"]);
+    // Another page, not the same one again with other values (the trick judge's next card): its news is not said.
+    visiting = config.verb === "get" && new URL(config.path || "", location.href).pathname !== location.pathname;
     // An answer overtaken by what the stream pushed meanwhile never takes the page back in time.
     var incoming = editionIn(event.detail.serverResponse);
     var shown = editionOf(document.getElementById("table")) || editionOf(document.getElementById("live"));
@@ -137,7 +140,7 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.detail.target || event.detail.target.id !== "main") return;
     if (keepSwap) restoreUnsaved();
-    announce(keepSwap ? "redraw" : "reply");
+    announce(keepSwap ? "redraw" : visiting ? "load" : "reply");
     keepSwap = false;
     showHeld();
   });
@@ -185,6 +188,7 @@
 
   // The player's own card, redrawn because its own data changed, keeps the panels open on it.
   function before(message) {
+    rememberFocus();
     var card = document.getElementById("card");
     openPanels = message.type === "card" && card ? openPanelIds(card) : null;
   }
@@ -198,6 +202,7 @@
       runCount();
     }
     announce("redraw");
+    restoreFocus("push");
     // The game ended, the next one started, this phone was let in: the page goes on by itself.
     var follow = document.querySelector("#main [data-follow]");
     if (follow) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
@@ -278,24 +283,53 @@
   // and a live region that stays put (new live regions are often not read) says what is new.
   // Problems are said when they change, and again after the player's own tap.
   var announced = {};
+  var problemsSaid = [];
   function textOf(element) {
     return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
   }
+  // `when`: "load" (a page opened: what it shows is read by the reader, nothing is said), "reply" (the answer
+  // to this browser's own request), "redraw" (a push, an autosave). What changed is said once: a news item
+  // whose text changed, a new item of a list, a problem not said yet (after the player's own request, its
+  // problems again).
   function announce(when) {
     var news = [];
     document.querySelectorAll("#main [data-announce]").forEach(function (item) {
-      var text = textOf(item);
-      if (announced[item.dataset.announce] !== text) news.push(text);
-      announced[item.dataset.announce] = text;
+      if (item.hasAttribute("data-each")) {
+        // A list whose new items are news, each on its own ("Ben is ready: 2 of 3."), the others not again.
+        var key = "each:" + item.dataset.announce, before = announced[key] || {}, now = {};
+        item.querySelectorAll("[data-item]").forEach(function (part) {
+          now[part.dataset.item] = true;
+          if (!before[part.dataset.item] && announced[key] && when !== "load") news.push(textOf(part));
+        });
+        announced[key] = now;
+        return;
+      }
+      var text = textOf(item), name = item.dataset.announce;
+      if (when !== "load" && name in announced && announced[name] !== text) news.push(text);
+      announced[name] = text;
     });
-    var alert = textOf(document.querySelector("#main .problems"));
+    // Every problem shown (a page has an empty one standing by), each once.
+    var problems = [];
+    document.querySelectorAll("#main .problems").forEach(function (element) {
+      var text = textOf(element);
+      if (text && problems.indexOf(text) < 0) problems.push(text);
+    });
+    var fresh = when === "reply" ? problems : problems.filter(function (text) { return problemsSaid.indexOf(text) < 0; });
+    problemsSaid = problems;
+    if (when === "load") return;
     var urgent = document.getElementById("announce-urgent");
     var polite = document.getElementById("announce-polite");
-    if (when !== "load") {
-      if (urgent && alert && (when === "reply" || alert !== announced.problems)) urgent.textContent = alert;
-      if (polite && news.length) polite.textContent = news.join(" ");
+    if (urgent && fresh.length) say(urgent, fresh.join(" "));
+    if (polite && news.length) say(polite, news.join(" "));
+  }
+  // A standing live region says `text`: emptied first when it holds it already, so it is said again.
+  function say(region, text) {
+    if (region.textContent !== text) {
+      region.textContent = text;
+      return;
     }
-    announced.problems = alert;
+    region.textContent = "";
+    setTimeout(function () { region.textContent = text; }, 50);
   }
   document.addEventListener("DOMContentLoaded", function () { announce("load"); });
 
@@ -459,16 +493,129 @@
   // The browser lets go of the lock when the page is hidden; take it again on return.
   document.addEventListener("visibilitychange", keepAwake);
 
-  // After htmx swaps the main area, move focus there so keyboards and screen readers follow.
-  document.addEventListener("htmx:afterSettle", function (event) {
+  // --- A keypad of groups (the trick judge): each group one stop for Tab, the arrow keys (and Home, End) move within
+  // it, and typing a card's first letters or its number goes to its key in any group.
+  function keysOf(group) {
+    return Array.prototype.filter.call(group.querySelectorAll(".key"), function (key) { return !key.disabled; });
+  }
+  function rovingKeys() {
+    document.querySelectorAll("[data-keypad] [role=group]").forEach(function (group) {
+      var keys = keysOf(group);
+      var current = keys.filter(function (key) { return key.hasAttribute("data-focus-here") || key.getAttribute("aria-current") === "true"; })[0] || keys[0];
+      keys.forEach(function (key) { key.setAttribute("tabindex", key === current ? "0" : "-1"); });
+    });
+  }
+  function moveTo(key) {
+    var group = key.closest("[role=group]");
+    keysOf(group).forEach(function (other) { other.setAttribute("tabindex", other === key ? "0" : "-1"); });
+    key.focus();
+  }
+  var typed = "", typedAt = 0;
+  function folded(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+  document.addEventListener("keydown", function (event) {
+    var key = event.target.closest && event.target.closest("[data-keypad] .key");
+    if (!key || event.altKey || event.ctrlKey || event.metaKey) return;
+    var keys = keysOf(key.closest("[role=group]"));
+    var at = keys.indexOf(key);
+    var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (step) {
+      moveTo(keys[(at + step + keys.length) % keys.length]);
+    } else if (event.key === "Home" || event.key === "End") {
+      moveTo(keys[event.key === "Home" ? 0 : keys.length - 1]);
+    } else if (event.key.length === 1 && event.key !== " ") {
+      var letter = folded(event.key);
+      // Letters name a card, digits its number: a change from one to the other starts a new search.
+      var goesOn = Date.now() - typedAt < 800 && /\d/.test(typed.slice(-1)) === /\d/.test(letter);
+      typed = (goesOn ? typed : "") + letter;
+      typedAt = Date.now();
+      var all = keysOf(key.closest("[data-keypad]"));
+      var found = all.filter(function (candidate) {
+        // A number key goes by its number; the others by their name.
+        return folded(/^\d+$/.test(typed) ? textOf(candidate) : candidate.getAttribute("aria-label") || textOf(candidate)).indexOf(typed) === 0;
+      })[0];
+      if (found) moveTo(found);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+  document.addEventListener("DOMContentLoaded", rovingKeys);
+  document.addEventListener("htmx:afterSettle", function () {
+    typed = "";  // a new page: what was typed on the last one searched there
+    rovingKeys();
+  });
+
+  // --- Focus survives every redraw, the player's own answer and a push alike: it goes back to the control with
+  // the same identity (its id, else its form, name and value, or its link), else to a problem that concerns
+  // this player, else to the page's heading; never to the page's body. A new problem for this player takes
+  // the focus wherever it was, so it is heard and can be acted on at once.
+  var focusBefore = null;
+  var problemBefore = "";
+  function identityOf(element) {
     var main = document.getElementById("main");
-    if (event.detail.target !== main) return;
+    if (!element || element === document.body || !main || !main.contains(element)) return null;
+    if (element.id) return { selector: "#" + CSS.escape(element.id), index: 0 };
+    var selector = element.tagName.toLowerCase();
+    if (element.name) selector += '[name="' + CSS.escape(element.name) + '"]';
+    if (element.value && /^(BUTTON|INPUT)$/.test(element.tagName)) selector += '[value="' + CSS.escape(element.value) + '"]';
+    if (element.tagName === "A") selector += '[href="' + CSS.escape(element.getAttribute("href") || "") + '"]';
+    var form = element.closest("form");
+    if (form && form.getAttribute("action")) selector = 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] ' + selector;
+    // Which of the controls alike it is, in page order.
+    return { selector: selector, index: Array.prototype.indexOf.call(document.querySelectorAll(selector), element) };
+  }
+  function elementOf(identity) {
+    return identity ? document.querySelectorAll(identity.selector)[identity.index] || null : null;
+  }
+  // The problem that concerns this browser: on its own card (a game page), or on the page.
+  function myProblem() {
+    var within = document.getElementById("card") || document.getElementById("main");
+    var found = within ? within.querySelectorAll(".problems") : [];
+    for (var i = 0; i < found.length; i++) if (textOf(found[i])) return found[i];
+    return null;
+  }
+  function rememberFocus() {
+    focusBefore = identityOf(document.activeElement);
+    problemBefore = textOf(myProblem());
+  }
+  function focusOn(target, scroll) {
+    if (!target) return;
+    if (!target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: !scroll });
+  }
+  function usable(element) {
+    return element && element.getClientRects().length > 0 && !element.disabled;
+  }
+  // `how`: "reply" (this browser's own request answered), "visit" (another page opened), "push" (the stream).
+  function restoreFocus(how) {
+    var main = document.getElementById("main");
+    if (!main) return;
+    var problem = myProblem();
+    if (problem && (how === "reply" || textOf(problem) !== problemBefore)) {
+      focusOn(problem, true);
+      return;
+    }
     var active = document.activeElement;
-    if (active && active !== document.body && main.contains(active)) return;
-    var alert = main.querySelector(".problems:not(:empty)");
-    var heading = main.querySelector("h1");
-    var target = alert || heading || main;
-    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
-    target.focus({ preventScroll: false });
+    if (active && active !== document.body && document.body.contains(active)) return;
+    var wanted = main.querySelector("[data-focus-here]");
+    var same = how !== "visit" ? elementOf(focusBefore) : null;
+    if (usable(wanted)) focusOn(wanted, false);
+    else if (usable(same)) focusOn(same, false);
+    else focusOn(problem || main.querySelector("h1") || main, how === "visit");
+  }
+  var requestVerb = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "main") return;
+    rememberFocus();
+    var config = event.detail.requestConfig || {};
+    // An autosave redraws the page under the player as a push does: focus stays unless a problem is new.
+    requestVerb = config.headers && config.headers["X-Keep-Open"] ? "autosave" : config.verb || null;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target !== document.getElementById("main")) return;
+    restoreFocus({ get: "visit", autosave: "push" }[requestVerb] || "reply");
+    requestVerb = null;
   });
 })();

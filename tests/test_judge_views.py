@@ -100,8 +100,8 @@ def test_the_keypad_offers_only_what_the_pack_still_holds(table) -> None:
     url, who = table
     page = seen(who["anne"], judged(url, 0, "skull king") + "&suit=yellow")
     # The Skull King is played: its key is off; yellow's numbers are offered, 1 to 14.
-    assert '<span class="button key face-key" aria-disabled="true">Skull King</span>' in page
-    assert 'aria-label="Yellow 14">14</a>' in page and 'aria-label="Yellow 1">1</a>' in page
+    assert '<button type="button" class="button key face-key" disabled>Skull King</button>' in page
+    assert 'aria-label="Yellow 14">14</a>' in page and 'aria-label="Yellow 1" data-focus-here>1</a>' in page
     assert "Ben's card" in page
     undone = seen(who["anne"], judged(url, 0, "skull king, yellow 3"))
     assert "So far Anne wins with Skull King." in undone and "Undo the last card" in undone
@@ -117,7 +117,7 @@ def test_the_doubloons_judge_by_shape_and_number(client: FlaskClient) -> None:
     page = seen(client, judged(url, 0, "circle 3, circle 8, star 0"))
     assert "Cara wins the trick with Star 0." in page and "The highest trump (Star) wins." in page
     keys = seen(client, judged(url, 0, "") + "&suit=triangle")
-    assert "Triangle" in keys and 'aria-label="Triangle 0">0</a>' in keys and "Flag" in keys
+    assert "Triangle" in keys and 'aria-label="Triangle 0" data-focus-here>0</a>' in keys and "Flag" in keys
 
 
 def test_a_trick_already_claimed_in_this_hand_is_refused_in_words(table, app: Flask) -> None:

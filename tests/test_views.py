@@ -172,7 +172,7 @@ def test_bids_stay_secret_until_the_reveal(client: FlaskClient) -> None:
     page = text(client.get(url))
     # Anne's row is marked ready (a closed fist), the others still wait to bid; no number shows.
     rows = re.findall(r'<li class="bidder ?(ready)?">', page)
-    assert rows == ["ready", "", ""] and page.count("tap to bid") == 2
+    assert rows == ["ready", "", ""] and page.count("choose to bid") == 2
     pad = text(client.get(f"{url}/pad"))
     assert "bidding" in pad
     exported = json.loads(client.get(f"{url}/pad.json").data)
@@ -457,7 +457,7 @@ def test_an_unfinished_pad_resumes_where_it_stopped(client: FlaskClient, example
 def test_a_finished_pad_opens_the_next_hand(client: FlaskClient, example_pad: dict) -> None:
     url = import_as_host(client, example_pad)
     assert "Hand 3 of 10" in text(client.get(url))
-    assert "tap to bid" in text(client.get(url))
+    assert "choose to bid" in text(client.get(url))
 
 
 def test_import_by_file_upload(client: FlaskClient, example_pad: dict) -> None:

@@ -131,7 +131,7 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
         return Applied(denied=True) if not actor.is_host else refuse(N_("Pick a player."))
     name = setup.players[seat]
     if not draft or draft.get("winner") is None:
-        return refuse(N_("%(names)s: first tap who went out."), (name,))
+        return refuse(N_("%(names)s: first say who went out."), (name,))
     winner = draft["winner"]
     if name not in opponents(setup, winner):
         return refuse(N_("%(names)s went out, so has no cards left to count."), (name,))
