@@ -580,13 +580,15 @@
     focusBefore = identityOf(document.activeElement);
     problemBefore = textOf(myProblem());
   }
-  function focusOn(target, scroll) {
-    if (!target) return;
-    if (!target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
-    target.focus({ preventScroll: !scroll });
-  }
-  function usable(element) {
-    return element && element.getClientRects().length > 0 && !element.disabled;
+  // Focus the first of `candidates` that takes it (one hidden in a closed panel does not).
+  function focusOn(candidates, scroll) {
+    for (var i = 0; i < candidates.length; i++) {
+      var target = candidates[i];
+      if (!target || target.disabled) continue;
+      if (!target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: !scroll });
+      if (document.activeElement === target) return;
+    }
   }
   // `how`: "reply" (this browser's own request answered), "visit" (another page opened), "push" (the stream).
   function restoreFocus(how) {
@@ -594,16 +596,13 @@
     if (!main) return;
     var problem = myProblem();
     if (problem && (how === "reply" || textOf(problem) !== problemBefore)) {
-      focusOn(problem, true);
+      focusOn([problem], true);
       return;
     }
     var active = document.activeElement;
     if (active && active !== document.body && document.body.contains(active)) return;
-    var wanted = main.querySelector("[data-focus-here]");
     var same = how !== "visit" ? elementOf(focusBefore) : null;
-    if (usable(wanted)) focusOn(wanted, false);
-    else if (usable(same)) focusOn(same, false);
-    else focusOn(problem || main.querySelector("h1") || main, how === "visit");
+    focusOn([main.querySelector("[data-focus-here]"), same, problem, main.querySelector("h1"), main], how === "visit");
   }
   var requestVerb = null;
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -82,6 +82,8 @@ def test_a_doubloons_hand_by_keyboard_keeps_focus_and_says_everything_once(brows
     focus_kept(phones)
     assert times_said(ben, "Anne is ready: 1 of 3.") == 1
     for page in phones.values():
+        # The count, then the bids, each once (Cara's bid completed them: her answer and the push say it once).
+        assert times_said(page, "Everyone is ready: the bids show in a moment.") == 1, spoken(page)
         assert times_said(page, "The bids: ") == 1, spoken(page)
 
     # Anne's Skull King took a pirate: one key on the capture, confirmed when stored; then everyone says Done.
@@ -177,3 +179,21 @@ def test_the_trick_judge_by_keyboard_six_cards_in_few_keys(browser, live_server:
     assert times_said(host, verdict, "announce-polite") == 1, spoken(host)
     # Focus stays with the trick: on what comes next (claiming it for Finn, or the next trick), not lost.
     assert host.evaluate("document.activeElement.matches('[data-focus-here]')")
+
+
+def test_every_control_says_whose_it_is_and_no_two_share_a_name(browser, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    page.goto(live_server + "/games/new")
+    page.fill("#player-0", "Anne")
+    page.fill("#player-1", "Ben")
+    # The radio of each row is named with its player, as typed.
+    expect(page.get_by_role("radio", name="Anne deals first")).to_have_count(1)
+    expect(page.get_by_role("radio", name="Ben deals first")).to_have_count(1)
+    # The site's name is the way to the start page, not a second "Skull King" beside the judge's key.
+    expect(page.get_by_role("link", name="Skull King – start page")).to_have_count(1)
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_selector("#table")
+    # The join link is read as what it is, not letter by letter.
+    expect(page.get_by_role("link", name="The join link of this game")).to_have_count(1)
