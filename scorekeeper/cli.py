@@ -14,6 +14,7 @@ if sys.argv[1:2] == ["serve"]:
 import json
 import re
 import socket
+import time
 
 import click
 from flask.cli import FlaskGroup
@@ -87,11 +88,26 @@ def qr_text(url: str) -> str:
 HOST_LINK = re.compile(r"(/host/)[^/?\s]+")
 
 
-def request_line(method: str, path: str, status: str, seconds: float | None) -> str:
-    """A request as the console shows it: "GET /games/… 200 12 ms" (a host link's secret left out)."""
+def clock(at: float | None = None) -> str:
+    """The time of day a console line starts with."""
+    return time.strftime("%H:%M:%S", time.localtime(at))
+
+
+def request_line(method: str, path: str, status: str, seconds: float | None, at: float | None = None) -> str:
+    """A request as the console shows it: "12:00:01 GET /games/… 200 12 ms" (a host link's secret left out)."""
     took = f"{seconds * 1000:.0f} ms" if seconds is not None else "-"
     shown = HOST_LINK.sub(r"\1…", path)
-    return f"{method} {shown} {status} {took}"
+    return f"{clock(at)} {method} {shown} {status} {took}"
+
+
+def stream_line(path: str, seconds: float | None = None, at: float | None = None) -> str:
+    """A live stream as the console shows it: when it opens, and when it closes with how long it ran (a stream
+    runs for as long as its page is open: minutes are no stuck request)."""
+    if seconds is None:
+        return f"{clock(at)} live stream opened: {path}"
+    minutes, rest = divmod(round(seconds), 60)
+    ran = f"{minutes} min {rest} s" if minutes else f"{rest} s"
+    return f"{clock(at)} live stream closed after {ran}: {path}"
 
 
 class ConsoleLog:
@@ -102,12 +118,23 @@ class ConsoleLog:
 
 
 def request_logging_handler() -> type:
-    """gevent's request handler, writing `request_line`s."""
+    """gevent's request handler, writing `request_line`s, and for a live stream `stream_line`s when it opens and
+    when it closes."""
     from gevent.pywsgi import WSGIHandler
 
     class Handler(WSGIHandler):
+        streaming = False
+
+        def start_response(self, status, headers, exc_info=None):
+            if any(name.lower() == "content-type" and value.startswith("text/event-stream") for name, value in headers):
+                self.streaming = True
+                self.server.log.write(stream_line(self.path or "") + "\n")
+            return super().start_response(status, headers, exc_info)
+
         def format_request(self) -> str:
             seconds = self.time_finish - self.time_start if self.time_finish else None
+            if self.streaming:
+                return stream_line(self.path or "", seconds or 0.0)
             status = (self._orig_status or self.status or "000").split()[0]
             return request_line(self.command or "-", self.path or "", status, seconds)
 

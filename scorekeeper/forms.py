@@ -8,6 +8,10 @@ from werkzeug.datastructures import MultiDict
 
 from .problems import N_, Problem
 
+# The most rows of names a new-game form is read for: more than any game allows, so that one name too many is
+# refused in words by the game's rules rather than dropped, and few enough that a flood costs nothing.
+MOST_NAMES_READ = 64
+
 
 @dataclass
 class Parsed:

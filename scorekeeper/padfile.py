@@ -158,15 +158,36 @@ def numbers_out_of_bounds(value: object) -> list[Problem]:
     return []
 
 
+class KeyTwice(ValueError):
+    """An object of the file names one key twice: which of the two is meant, nobody can say."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _without_twice(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """An object of the file, refused when it names a key twice (JSON would keep the last one silently)."""
+    found: dict[str, object] = {}
+    for key, value in pairs:
+        if key in found:
+            raise KeyTwice(key)
+        found[key] = value
+    return found
+
+
 def read_json(text: str | bytes) -> object:
-    """A pad file's JSON, of whichever game; PadError for text that is not JSON, nests too deep, or
-    holds a number no pad could."""
+    """A pad file's JSON, of whichever game; PadError for text that is not JSON, names a key twice in one object,
+    nests too deep, or holds a number no pad could."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         if nests_deeper_than(text, MAX_DEPTH):
             raise PadError([Problem(N_("The file nests lists and objects deeper than a pad file ever does."))])
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_without_twice)
+    except KeyTwice as twice:
+        raise PadError([Problem(N_("The file names the key “%(key)s” twice in one object: which one is meant?"),
+                                {"key": twice.key[:40]})]) from None
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise PadError([Problem(N_("The file is not valid JSON: %(error)s."),
                                 {"error": str(error)[:200]})]) from None

@@ -94,9 +94,16 @@ def name_problems(names: Sequence[str]) -> list[Problem]:
         problems.append(Problem(N_("Every player needs a name.")))
     if any(len(name) > MAX_NAME for name in names):
         problems.append(Problem(N_("A name can have at most %(most)d characters."), {"most": MAX_NAME}))
-    if any(unicodedata.category(char) in ("Cc", "Cs") for name in names for char in name):
+    return problems + character_problems(names)
+
+
+def character_problems(texts: Sequence[str]) -> list[Problem]:
+    """Why these names (of players, a game, a team) cannot be shown: control or invisible characters. The same
+    check for every name a page shows."""
+    problems = []
+    if any(unicodedata.category(char) in ("Cc", "Cs") for text in texts for char in text):
         problems.append(Problem(N_("A name cannot contain control characters.")))
     # Format characters (zero-width, right-to-left overrides) make one name look like another.
-    if any(unicodedata.category(char) == "Cf" for name in names for char in name):
+    if any(unicodedata.category(char) == "Cf" for text in texts for char in text):
         problems.append(Problem(N_("A name cannot contain invisible or direction-changing characters.")))
     return problems

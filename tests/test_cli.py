@@ -83,9 +83,9 @@ def test_serve_creates_its_instance_prints_an_address_and_answers_there(tmp_path
         # Each request is one line on the console: a host sees whether a phone reached it.
         # (after the QR code it printed for the phones)
         logged = ""
-        while not re.search(r"^GET / 200 \d+ ms$", logged, re.M) and time.monotonic() < deadline:
+        while not re.search(r"^\d\d:\d\d:\d\d GET / 200 \d+ ms$", logged, re.M) and time.monotonic() < deadline:
             logged += server.stdout.readline()
-        assert re.search(r"^GET / 200 \d+ ms$", logged, re.M), logged[-300:]
+        assert re.search(r"^\d\d:\d\d:\d\d GET / 200 \d+ ms$", logged, re.M), logged[-300:]
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -97,5 +97,17 @@ def test_serve_creates_its_instance_prints_an_address_and_answers_there(tmp_path
 def test_a_request_line_never_shows_a_host_link_s_secret() -> None:
     from scorekeeper.cli import request_line
 
-    assert request_line("GET", "/games/abc/host/s3cr3t-token", "303", 0.0123) == "GET /games/abc/host/… 303 12 ms"
-    assert request_line("POST", "/games/abc/hands/1/bid", "303", None) == "POST /games/abc/hands/1/bid 303 -"
+    at = time.mktime((2026, 11, 24, 20, 15, 7, 0, 0, -1))
+    assert request_line("GET", "/games/abc/host/s3cr3t-token", "303", 0.0123, at) == \
+        "20:15:07 GET /games/abc/host/… 303 12 ms"
+    assert request_line("POST", "/games/abc/hands/1/bid", "303", None, at) == "20:15:07 POST /games/abc/hands/1/bid 303 -"
+
+
+def test_a_live_stream_s_lines_say_it_is_a_stream_when_it_opens_and_how_long_it_ran() -> None:
+    from scorekeeper.cli import stream_line
+
+    at = time.mktime((2026, 11, 24, 20, 15, 7, 0, 0, -1))
+    assert stream_line("/games/abc/events", None, at) == "20:15:07 live stream opened: /games/abc/events"
+    assert stream_line("/games/abc/events", 447.493, at) == \
+        "20:15:07 live stream closed after 7 min 27 s: /games/abc/events"
+    assert stream_line("/games/abc/events", 12.4, at) == "20:15:07 live stream closed after 12 s: /games/abc/events"

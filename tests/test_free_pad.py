@@ -77,7 +77,7 @@ def test_each_phone_types_its_own_points_and_the_host_anyones(client: FlaskClien
     assert phones["Anne"].post(f"{url}/play", data={"play": "1", "points-0": "−12"}).status_code == 303
     assert version(app, url) == before + 1
     page = seen(phones["Cara"], url)
-    assert "−12" in page and "typing…" in page
+    assert "−12" in page and "not in yet" in page and "typing" not in page
     refused = phones["Ben"].post(f"{url}/play", data={"play": "1", "points-1": "lots"})
     assert refused.status_code == 422
     assert "Round 1, Ben: “lots” is not a whole number of points." in seen_text(refused)

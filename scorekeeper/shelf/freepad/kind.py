@@ -6,8 +6,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...forms import MOST_NAMES_READ
 from ...kinds import Applied, NewMatch, Player, Secrets
-from ...problems import N_, Problem
+from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
 from . import pad
 from .rules import (
@@ -15,7 +16,6 @@ from .rules import (
     BY_ROUNDS,
     BY_TARGET,
     ENDS,
-    MAX_PLAYERS,
     MAX_POINTS,
     Played,
     Setup,
@@ -44,8 +44,9 @@ def _whole(raw: str) -> int | None:
 
 def setup_from_form(form: Any) -> NewMatch[Setup]:
     """The game the new-game form describes: its name, names in seat order with their teams, who wins, the end."""
-    typed = [n.strip() for n in form.getlist("player")][:MAX_PLAYERS]
-    team_labels = [t.strip().casefold() for t in form.getlist("team")][:MAX_PLAYERS]
+    typed = [n.strip() for n in form.getlist("player")][:MOST_NAMES_READ]
+    team_labels = [t.strip().casefold() for t in form.getlist("team")][:MOST_NAMES_READ]
+    found_labels = character_problems(team_labels)
     found: NewMatch[Setup] = NewMatch(names=typed)
     seats = [i for i, name in enumerate(typed) if name]
     names = tuple(typed[i] for i in seats)
@@ -67,7 +68,7 @@ def setup_from_form(form: Any) -> NewMatch[Setup]:
             return found
     setup = Setup(str(form.get("game", "")).strip(), names, teams, form.get("lowest_wins") == "on",
                   end if end in ENDS else BY_HOST, limit)
-    found.problems.extend(validate_setup(setup))
+    found.problems.extend(validate_setup(setup) + found_labels)
     if not found.problems:
         found.setup = setup
     return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...problems import N_, Problem, target_problems
+from ...problems import N_, Problem, character_problems, target_problems
 from ..sides import Sides
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
@@ -52,6 +52,7 @@ def validate_setup(setup: Setup) -> list[Problem]:
         problems.append(Problem(N_("Give the game a name: it heads the pad and the statistics.")))
     elif len(setup.game) > MAX_GAME_NAME:
         problems.append(Problem(N_("A game's name has at most %(most)d characters."), {"most": MAX_GAME_NAME}))
+    problems.extend(character_problems([setup.game]))
     count = len(setup.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         problems.append(Problem(N_("A free pad is for %(low)d to %(high)d players, not %(count)d."),

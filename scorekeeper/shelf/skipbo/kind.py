@@ -7,13 +7,13 @@ from typing import Any
 
 from flask_babel import gettext
 
+from ...forms import MOST_NAMES_READ
 from ...kinds import Applied, NewMatch, Player, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard
 from . import pad
 from .rules import (
     DEFAULT_TARGET,
-    MAX_PLAYERS,
     GameResult,
     Setup,
     default_stock,
@@ -44,7 +44,7 @@ def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setu
 
 def setup_from_form(form: Any) -> NewMatch[Setup]:
     """The match the new-game form describes: names in seat order, teams of two by seat, stock, target."""
-    found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:MAX_PLAYERS])
+    found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:MOST_NAMES_READ])
     names = tuple(n for n in found.names if n)
     teams = tuple((i, i + 1) for i in range(0, len(names), 2)) if form.get("teams") == "on" else ()
     stock = _whole(form, "stock", default_stock(len(names)), found)

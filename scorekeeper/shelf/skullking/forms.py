@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from werkzeug.datastructures import MultiDict
 
-from ...forms import Parsed, whole_number
+from ...forms import MOST_NAMES_READ, Parsed, whole_number
 from . import rules
 from .rules import N_, Entry, Hand, Options, Table
 
@@ -26,7 +26,7 @@ class NewGame(Parsed):
 def parse_new_game(form: MultiDict) -> NewGame:
     """Read the new-game form: names in seat order, ruleset, options and first dealer."""
     result = NewGame()
-    result.names = [n.strip() for n in form.getlist("player")[:MAX_SEATS]]
+    result.names = [n.strip() for n in form.getlist("player")[:MOST_NAMES_READ]]
     names = [n for n in result.names if n]
     ruleset = form.get("ruleset", "classic")
     if ruleset not in rules.RULESETS:

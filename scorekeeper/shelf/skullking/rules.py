@@ -95,8 +95,9 @@ CAPTURE_WORDS = ("captur", "Skull King", "Mermaid", "pirate", "14", "Loot")
 
 
 def about_captures(problem: Problem) -> bool:
-    """Whether `problem` is about who captured which card (the trick judge can settle it)."""
-    return any(word.lower() in problem.template.lower() for word in CAPTURE_WORDS)
+    """Whether `problem` is about who captured which card (the trick judge can settle it); a wager is no capture."""
+    text = problem.template.lower()
+    return "wager" not in text and any(word.lower() in text for word in CAPTURE_WORDS)
 
 
 def tricks_missing(problem: Problem) -> int:
