@@ -146,3 +146,21 @@ def test_the_table_imports_no_game() -> None:
     assert {name: games for name, games in found.items() if games} == {}
     # The games do use the table: the test sees their imports of it.
     assert "scorekeeper.service" in edges["scorekeeper.shelf.skullking.changes"]
+
+
+def test_the_docs_point_only_to_what_the_repository_holds() -> None:
+    """Every link between the project's own documents leads to a file of the repository."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    missing = []
+    for document in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = document.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" not in target and not (document.parent / target).exists():
+                missing.append(f"{document.name}: {target}")
+        for named in re.findall(r"`((?:docs|rules|tests|scorekeeper|templates|static)/[\w./-]+\.(?:md|py|html|js|css|json|toml|csv|png|svg))`", text):
+            if not (root / named).exists() and not (document.parent / named).exists():
+                missing.append(f"{document.name}: {named}")
+    assert missing == []
