@@ -255,8 +255,8 @@ def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:
     with app.app_context():
         service.rematch(public_id, Credentials(host_token=host_token))
     pushed = stream.next()
-    assert pushed.kind == "table" and "data-follow" in pushed.data and "To the next game" in pushed.data
-    assert f'href="{url.split("localhost")[-1]}/end"' in pushed.data
+    assert pushed.kind == "table" and "data-follow" in pushed.data and "Go on to the next game" in pushed.data
+    assert f'href="{url.split("localhost")[-1]}/end?follow=1"' in pushed.data
     stream.close()
 
 

@@ -30,12 +30,15 @@ def test_the_phones_follow_a_rematch_to_their_seats(client: FlaskClient, app: Fl
         state = games.load(old.rsplit("/", 1)[-1])
         assert state.version == version + 1 and state.next_game == new.rsplit("/", 1)[-1]
     for phone, name in ((anne, "Anne"), (ben, "Ben")):
-        moved = phone.get(f"{old}/end")
+        # The old end page stays, to look back at, with the way on (pushed to the phones on it, which follow it).
+        stays = phone.get(f"{old}/end")
+        assert stays.status_code == 200 and "Go on to the next game" in stays.get_data(as_text=True)
+        moved = phone.get(f"{old}/end?follow=1")
         assert moved.status_code == 303 and moved.headers["Location"].endswith(new)
-        assert phone.get(f"{old}/end", headers={"HX-Request": "true"}).headers["HX-Location"]
+        assert phone.get(f"{old}/end?follow=1", headers={"HX-Request": "true"}).headers["HX-Location"]
         assert f"You are {name}" in seen(phone, new)
     # Someone watching watches the next game; the big screen shows the next game's big screen.
-    assert viewer.get(f"{old}/end").headers["Location"].endswith(new)
+    assert viewer.get(f"{old}/end?follow=1").headers["Location"].endswith(new)
     assert viewer.get(f"{old}/screen").headers["Location"].endswith(f"{new}/screen")
     # The host stays where it asked to be.
     assert client.get(f"{old}/end").status_code == 200
@@ -52,8 +55,8 @@ def test_a_phone_whose_name_is_gone_goes_to_the_join_page(client: FlaskClient, a
     # "New game with these players", but Ben is now Bea.
     new = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Bea"],
                                           "after": old.rsplit("/", 1)[-1]}).headers["Location"]
-    assert anne.get(f"{old}/end").headers["Location"].endswith(new)
-    assert ben.get(f"{old}/end").headers["Location"].endswith(f"{new}/join")
+    assert anne.get(f"{old}/end?follow=1").headers["Location"].endswith(new)
+    assert ben.get(f"{old}/end?follow=1").headers["Location"].endswith(f"{new}/join")
     assert "Who are you?" in seen(ben, f"{new}/join")
     assert "You are Anne" in seen(anne, new)
 
@@ -68,5 +71,7 @@ def test_a_skipbo_match_s_phones_follow_too(client: FlaskClient, app: Flask) -> 
     assert "Anne wins the match!" in seen(ben, url)
     new = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben"], "target": "10",
                                                    "after": url.rsplit("/", 1)[-1]}).headers["Location"]
-    assert ben.get(url).headers["Location"].endswith(new)
+    # The old match's screen stays, with the way on; following it takes Ben to his seat.
+    assert "Go on to the next game" in seen(ben, url)
+    assert ben.get(f"{url}?follow=1").headers["Location"].endswith(new)
     assert "Who went out?" in seen(ben, new) and "I went out" in seen(ben, new)

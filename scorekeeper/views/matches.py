@@ -103,9 +103,11 @@ def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> s
 def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
     """The one screen of a shelf game: the shared table, this browser's own card, the leaderboard and the pad."""
     state = load_state(public_id)
-    following = follow_next_game(state)
+    following = follow_next_game(state) if request.args.get("follow") else None
     if following and status == 200:
-        # The host started the next game with these players: every phone follows, no scan.
+        # The host started the next game with these players: a phone that follows its link (pushed to every
+        # screen, which follows it by itself) goes on to its seat there, no scan. Opened later, the old
+        # game's screen stays, to look back at.
         return open_page(following)
     found = played(state)
     me = visitor(state)

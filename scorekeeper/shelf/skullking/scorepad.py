@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import request, url_for
 from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
@@ -94,9 +94,11 @@ SCREEN_CONTENT = PushedPage(shared_screen)
 def end(public_id: str):
     """Final standings, the winner, and what each player achieved."""
     game = load_state(public_id)
-    following = follow_next_game(game)
+    following = follow_next_game(game) if request.args.get("follow") else None
     if following:
-        # The host started the next game with these players: every phone follows, no scan.
+        # The host started the next game with these players: a phone that follows the link (pushed to every
+        # screen, which follows it by itself) goes on to its seat there, no scan. Opened later, the end page
+        # stays, to look back at, with the way on.
         return open_page(following)
     if game.kind != NAME:
         # The other games' one screen is their end page too: the winner on top, the pad below.
