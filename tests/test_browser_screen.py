@@ -73,3 +73,60 @@ def test_a_big_screen_and_a_pad_show_the_bids_when_the_phones_do(browser, live_s
     tv.wait_for_timeout(300)
     for name, urls in requests.items():
         assert [url for url in urls if "/events" not in url] == [], name
+
+
+def test_the_big_screen_follows_every_moment_of_the_table(browser, live_server: str) -> None:
+    """At 1920×1080: the count while the phones count, who is ready, every load once revealed, who is done, and at
+    the end who won, above the standings."""
+    from playwright.sync_api import expect
+
+    from tests.browser import join_phones
+
+    host = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        host.fill(f"#player-{seat}", name)
+    host.select_option("#scoring", "rascal")
+    host.check("input[name=cannonball]")
+    host.select_option("#rounds", "past-your-bedtime")
+    host.locator("form button.primary[type=submit]").last.click()
+    expect(host.locator(".facts .big")).to_have_text("1")
+    game = host.url
+    phones = join_phones(browser, game + "/join", ("Anne", "Ben"))
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB").new_page()
+    tv.goto(game + "/screen")
+
+    phones["Anne"].locator(".numpad.mine button[value='1']").click()
+    expect(tv.locator("#bidders li.ready")).to_have_count(1)
+    expect(tv.locator("#bidders li.ready")).to_contain_text("Anne")
+    phones["Ben"].locator(".numpad.mine button[value='0']").click()
+    host_bids(host, {2: 0})
+    # YO… HO… HO! on the big screen too, while the phones count.
+    expect(tv.locator(".yoho-count .count")).to_be_visible(timeout=5_000)
+    screenshot(tv, "16-big-screen-count-1920")
+    # The bids show; then who has loaded (not what), then every load at once.
+    expect(tv.locator("#bidders .bid-big")).to_have_count(3)
+    phones["Anne"].get_by_role("button", name="Cannonball").click()
+    phones["Ben"].get_by_role("button", name="Grapeshot").click()
+    expect(tv.locator("#bidders li.ready")).to_have_count(2)
+    assert tv.locator(".shot").count() == 0
+    host.locator("#loader-2 summary").click()
+    host.locator("#loader-2 button.load-grapeshot").click()
+    expect(tv.locator("#bidders .shot-cannonball")).to_have_count(1)
+    expect(tv.locator("#bidders .shot-grapeshot")).to_have_count(2)
+    screenshot(tv, "16-big-screen-loads-1920")
+    # Who is done, then the end: the winner above the standings.
+    phones["Anne"].get_by_role("button", name="Done").click()
+    expect(tv.locator("#bidders li.ready")).to_have_count(1)
+    phones["Ben"].get_by_role("button", name="Done").click()
+    host.fill("#tricks-2", "0")
+    host.locator("button[name=intent][value=score]").click()
+    expect(tv.locator(".screen-headline")).to_have_text("Anne wins!")
+    headline, board = tv.locator(".screen-headline").bounding_box(), tv.locator(".leaderboard").bounding_box()
+    assert headline["y"] < board["y"]
+    assert tv.locator(".screen-headline").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 48
+    for cell in tv.locator(".screen-pad thead th").all():
+        assert cell.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 24
+    screenshot(tv, "16-big-screen-winner-1920")
+

@@ -18,7 +18,7 @@ from ...views.table import show_game
 from . import NAME, reading
 from .feats import PlayerSummary, feats
 from .storage import Phase
-from .views import bp
+from .views import bp, shared_context
 
 
 def pad_context(state: games.GameState) -> dict[str, Any]:
@@ -75,9 +75,14 @@ def screen_context(state: games.GameState) -> dict[str, Any]:
     table = reading.table_of(game)
     rows = reading.pad_rows(game, table)
     record = reading.current_hand(game)
-    return {"game": game, "table": table, "rows": rows, "standings": reading.standings(game, rows), "current": record,
+    standings = reading.standings(game, rows)
+    winners = [s.name for s in standings if s.rank == 1]
+    # The hand as the table sees it (who is ready, the bids and loads, who is done), as the hand's page shows it.
+    status = shared_context(state) if record is not None else None
+    return {"game": game, "table": table, "rows": rows, "standings": standings, "current": record,
             "ready": sum(e.ready for e in record.entries) if record else 0,
-            "loaded": sum(e.loaded for e in record.entries) if record else 0, "edition": game.edition}
+            "loaded": sum(e.loaded for e in record.entries) if record else 0, "edition": game.edition,
+            "status": status, "winners": join_names(winners), "winner_count": len(winners)}
 
 
 def shared_screen(game: games.GameState) -> str:
