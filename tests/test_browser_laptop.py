@@ -40,3 +40,46 @@ def test_the_host_laptop_shows_what_the_table_waits_for_above_the_fold(browser, 
     screenshot(host, "71-host-laptop-playing-1280")
     host.locator(".join-fold summary").click()
     expect(host.locator(".join-panel .qr")).to_be_visible()
+
+
+@pytest.mark.parametrize("players", [6, 8])
+def test_the_whole_leaderboard_stays_above_the_fold_with_six_players(browser, live_server: str, players: int) -> None:
+    """1280×800, every phase of a hand: with 6 players the last leaderboard row above 800 px; with 8, one short
+    scroll at most."""
+    from playwright.sync_api import expect
+
+    from tests.browser import host_bids
+
+    names = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hal")[:players]
+    host = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(names):
+        host.fill(f"#player-{seat}", name)
+    host.select_option("#scoring", "rascal")
+    host.check("input[name=cannonball]")
+    host.locator("form button.primary[type=submit]").last.click()
+    expect(host.locator(".facts .big")).to_have_text("1")
+    limit = LAPTOP["height"] if players <= 6 else LAPTOP["height"] * 1.3
+    bottoms = {}
+
+    def measure(phase: str) -> None:
+        last = host.locator("#board .leaderboard tbody tr").last.bounding_box()
+        bottoms[phase] = round(last["y"] + last["height"])
+        screenshot(host, f"72-host-laptop-{players}-{phase}-1280")
+
+    host_bids(host, dict.fromkeys(range(players - 1), 0))
+    measure("bidding")
+    host_bids(host, {players - 1: 0})
+    expect(host.locator("#loader-0")).to_be_visible()
+    measure("loading")
+    for seat in range(players):
+        host.locator(f"#loader-{seat} summary").click()
+        host.locator(f"#loader-{seat} button.load-grapeshot").click()
+        if seat < players - 1:
+            host.wait_for_function(f"() => !!document.querySelector('li.ready > #loader-{seat}')"
+                                   f" || !document.querySelector('#loader-{seat}')")
+    expect(host.locator("form.results")).to_be_visible()
+    measure("results")
+    print(f"{players} players: the last leaderboard row ends at", bottoms)
+    assert all(bottom <= limit for bottom in bottoms.values()), bottoms
