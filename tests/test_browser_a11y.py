@@ -36,8 +36,16 @@ def small_targets(page) -> list[str]:
 
 
 def scrolls_sideways(page) -> bool:
-    """Whether the page is wider than the screen."""
-    return page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth + 1")
+    """Whether the page is wider than the device's screen (not the layout viewport, which a phone widens to fit
+    a page too wide for it)."""
+    return page.evaluate("() => document.documentElement.scrollWidth > Math.min(window.innerWidth, screen.width) + 1")
+
+
+def overflowing_controls(page) -> list[str]:
+    """Buttons and links drawn as buttons whose words do not fit in them."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('button, a.button, summary'))
+      .filter(e => e.offsetParent !== null && !e.closest('.sr-only') && e.scrollWidth > e.clientWidth + 1)
+      .map(e => `${e.outerHTML.slice(0, 80)} ${e.scrollWidth}>${e.clientWidth}`)""")
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
@@ -58,6 +66,7 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
         page.set_viewport_size({"width": 320, "height": size["height"]})
         if scrolls_sideways(page):
             found.append("the page scrolls sideways at 320 px")
+        found += [f"words overflow at 320 px: {c}" for c in overflowing_controls(page)]
         page.set_viewport_size(size)
         if found:
             problems[state] = found

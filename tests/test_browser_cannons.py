@@ -41,3 +41,30 @@ def test_the_cannons_are_loaded_in_secret_and_fire_together(browser, live_server
     screenshot(anne, "39-loads-revealed-390")
     anne.set_viewport_size({"width": 320, "height": 844})
     screenshot(anne, "39-loads-revealed-320")
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "it", "en"])
+def test_loading_a_cannon_fits_a_320_px_phone_in_every_language(browser, live_server: str, language: str) -> None:
+    """Measured against the device's width: a phone widens its layout to fit a page too wide for it."""
+    from playwright.sync_api import expect
+
+    from tests.test_browser_a11y import overflowing_controls, scrolls_sideways
+
+    host, _ = cannonball_table(browser, live_server, ("Anne", "Ben"), (), {"width": 320, "height": 740}, language)
+    phone = browser.new_context(viewport={"width": 320, "height": 740}, locale=language, is_mobile=True,
+                                has_touch=True).new_page()
+    phone.goto(host.url + "/join")
+    phone.locator("button.seat-choice[value='0']").click()
+    phone.locator(".numpad.mine button[value='1']").click()
+    host.locator("#bidder-1 summary").click()
+    host.locator("#bidder-1 .numpad button[value='0']").click()
+    expect(phone.locator(".loads.mine")).to_be_visible()
+    for page in (phone, host):
+        if page is host:
+            host.locator("#loader-1 summary").click()
+        assert not scrolls_sideways(page), page.evaluate("""() => Array.from(document.querySelectorAll('#main *'))
+            .filter(e => e.getBoundingClientRect().right > 321).slice(-4)
+            .map(e => e.outerHTML.slice(0, 120) + ' ' + Math.round(e.getBoundingClientRect().right))""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        assert overflowing_controls(page) == []
+    screenshot(phone, f"39-load-your-cannon-320-{language}")
