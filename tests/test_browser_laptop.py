@@ -83,3 +83,31 @@ def test_the_whole_leaderboard_stays_above_the_fold_with_six_players(browser, li
     measure("results")
     print(f"{players} players: the last leaderboard row ends at", bottoms)
     assert all(bottom <= limit for bottom in bottoms.values()), bottoms
+
+
+def test_the_printed_pad_has_the_paper_pad_s_details_on_one_a4_page(browser, live_server: str) -> None:
+    """Ten hands of six players: the tricks won, the bonus points and the tricks nobody won, on one A4 page."""
+    import re
+
+    players = ["Anne", "Ben", "Cara", "Dan", "Eve", "Finn"]
+    hands = []
+    for cards in range(1, 11):
+        lost = 1 if cards == 5 else 0
+        entries = [{"player": "Anne", "bid": cards - lost, "tricks": cards - lost,
+                    "bonuses": {"pirates_by_skull_king": 1} if cards == 3 else {}}]
+        entries += [{"player": name, "bid": 0, "tricks": 0} for name in players[1:]]
+        hands.append({"cards": cards, "lost_tricks": lost, "entries": entries})
+    pad = {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+           "options": {"scoring": "standard", "advanced_cards": True}, "players": players, "hands": hands}
+    page = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
+    imported = page.request.post(live_server + "/games/import", data=pad)
+    assert imported.status == 201, imported.text()
+    page.goto(imported.json()["host_url"])
+    page.goto(imported.headers["location"] + "/pad")
+    page.emulate_media(media="print")
+    printed = " ".join(page.locator("table.pad").inner_text().split())
+    assert "won 3 · +30" in printed and "1 trick nobody won" in printed and "won 0" in printed, printed[:300]
+    pdf = page.pdf(format="A4", print_background=False)
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+    print(f"the printed pad of 10 hands for 6 players: {pages} A4 page(s)")
+    assert pages == 1

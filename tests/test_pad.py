@@ -206,3 +206,17 @@ def test_a_file_that_is_not_a_pad_is_refused(text: str, expected: str) -> None:
     with pytest.raises(PadError) as caught:
         read_any(text, check=False)[1]
     assert caught.value.messages() == [expected]
+
+
+def test_an_imported_hand_keeps_its_tricks_nobody_won(client) -> None:
+    """A hand of the file with tricks nobody won (the Kraken's) comes back out of the pad file as it went in."""
+    doc = {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+           "options": {"scoring": "standard", "advanced_cards": True}, "players": ["Anne", "Ben"],
+           "hands": [{"cards": 2, "lost_tricks": 1, "entries": [{"player": "Anne", "bid": 1, "tricks": 1},
+                                                                {"player": "Ben", "bid": 0, "tricks": 0}]}]}
+    imported = client.post("/games/import", json=doc)
+    assert imported.status_code == 201, imported.json
+    game = imported.headers["Location"].replace("http://localhost", "")
+    exported = client.get(f"{game}/pad.json").get_json()
+    assert exported["hands"][0]["lost_tricks"] == 1
+    assert exported["hands"][0]["entries"][0]["points"] == 20

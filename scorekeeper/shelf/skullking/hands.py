@@ -46,7 +46,8 @@ def store_hands(game: Game, table: Table, hands: list[Hand]) -> None:
             for name, value in ((BID, entry.bid), (SHOT, entry.shot)):
                 if value is not None:
                     rows.put_secret(game.id, number, positions[entry.player], name, value, new=True)
-        insert_hand(game.id, number, hand.cards, cannons, phase, sorted(entries, key=lambda e: e.position))
+        insert_hand(game.id, number, hand.cards, cannons, phase, sorted(entries, key=lambda e: e.position),
+                    hand.lost_tricks)
         if phase == Phase.LOADING:
             # The loads the file has are in; the others are collected in secret.
             service.collect_secrets(game.id, number, SHOT)

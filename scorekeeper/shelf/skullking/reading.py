@@ -214,6 +214,8 @@ class PadCell:
     bid_changed_from: int | None = None
     # Grapeshot or cannonball, once the loads are revealed (the cannonball rule).
     shot: str | None = None
+    # The points of the bonus cards captured, as claimed (they count only with the bid made).
+    bonus: int = 0
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,8 @@ class PadRow:
     phase: Phase
     corrected: bool
     cells: tuple[PadCell, ...]
+    # Tricks nobody won (the Kraken, the White Whale, the ghost).
+    lost_tricks: int = 0
 
 
 def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
@@ -260,11 +264,13 @@ def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
                 provisional=provisional,
                 bid_changed_from=e.bid_changed_from,
                 shot=e.shot,
+                bonus=sum(table.spec.bonus_values.get(kind, 0) * count for kind, count in (e.bonuses or {}).items()),
             )
             for e in hand.entries
         )
         dealer = table.players[rules.dealer_index(table, record.number)]
-        rows.append(PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells))
+        rows.append(PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells,
+                           hand.lost_tricks))
     return rows
 
 

@@ -213,11 +213,11 @@ def write_hand(before: HandRow, after: HandRow) -> None:
 
 
 def insert_hand(game_id: int, number: int, cards: int, cannons: bool, stored_phase: Phase,
-                entries: Sequence[EntryRow]) -> int:
-    """A new hand with its entries; its id."""
+                entries: Sequence[EntryRow], lost_tricks: int = 0) -> int:
+    """A new hand with its entries (and an imported hand's tricks nobody won); its id."""
     connection = db.session.connection()
     hand_id: int = connection.execute(insert(_hands).values(
-        game_id=game_id, number=number, cards=cards, phase=stored_phase, corrected=False, lost_tricks=0,
+        game_id=game_id, number=number, cards=cards, phase=stored_phase, corrected=False, lost_tricks=lost_tricks,
         cannons=cannons).returning(_hands.c.id)).scalar_one()
     connection.execute(insert(_entries), [{"hand_id": hand_id, "position": e.position, **entry_values(e)}
                                           for e in entries])
