@@ -48,18 +48,10 @@ def test_the_whole_leaderboard_stays_above_the_fold_with_six_players(browser, li
     scroll at most."""
     from playwright.sync_api import expect
 
-    from tests.browser import host_bids
+    from tests.browser import cannonball_table, host_bids
 
     names = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hal")[:players]
-    host = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
-    host.goto(live_server + "/games/new")
-    host.check("#ruleset-modern")
-    for seat, name in enumerate(names):
-        host.fill(f"#player-{seat}", name)
-    host.select_option("#scoring", "rascal")
-    host.check("input[name=cannonball]")
-    host.locator("form button.primary[type=submit]").last.click()
-    expect(host.locator(".facts .big")).to_have_text("1")
+    host, _ = cannonball_table(browser, live_server, names, (), LAPTOP)
     limit = LAPTOP["height"] if players <= 6 else LAPTOP["height"] * 1.3
     bottoms = {}
 
