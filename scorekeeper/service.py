@@ -84,19 +84,22 @@ def tap_key(tap: str) -> str:
     return hashlib.sha256(tap.encode()).hexdigest()
 
 
-def _masked(secret: str, tap: str) -> str:
-    """A secret handed over by a tap's change (a seat's), kept so that only the tap itself reads it back: XOR with
-    a stream drawn from the tap, which the table does not keep (`_masked` of `_masked` is the secret again)."""
-    plain = secret.encode()
-    stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(plain))
-    return bytes(a ^ b for a, b in zip(plain, stream, strict=True)).hex()
-
-
-def _unmasked(stored: str, tap: str) -> str:
-    """The secret `_masked` kept."""
-    data = bytes.fromhex(stored)
+def _tap_stream(data: bytes, tap: str) -> bytes:
+    """`data` XOR a stream drawn from the tap, which the table does not keep: a secret handed over by a tap's change
+    (a seat's) is stored so, and only the tap itself reads it back (the same again gives the secret)."""
     stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(data))
-    return bytes(a ^ b for a, b in zip(data, stream, strict=True)).decode()
+    return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+
+
+def _masked(secret: str, tap: str) -> str:
+    """A handed-over secret as the tap's row keeps it."""
+    return _tap_stream(secret.encode(), tap).hex()
+
+
+def _first_answer(found: tuple[str, str | None], tap: str) -> Repeated:
+    """The tap was applied already: its first answer (the game it showed, the secret it handed over), to raise."""
+    public_id, stored = found
+    return Repeated(Outcome(public_id, secret=_tap_stream(bytes.fromhex(stored), tap).decode() if stored else None))
 
 
 def _check_tap(credentials: Credentials | None) -> None:
@@ -107,8 +110,7 @@ def _check_tap(credentials: Credentials | None) -> None:
     found = rows.tap_answer(tap_key(tap))
     if found is not None:
         _rollback()
-        public_id, secret = found
-        raise Repeated(Outcome(public_id, secret=_unmasked(secret, tap) if secret else None))
+        raise _first_answer(found, tap)
     db.session.info[TAP] = tap
 
 
@@ -126,7 +128,7 @@ def _keep_tap(game_id: int, public_id: str, secret: str | None) -> None:
         db.session.rollback()
         if found is None:
             raise
-        raise Repeated(Outcome(found[0], secret=_unmasked(found[1], tap) if found[1] else None)) from None
+        raise _first_answer(found, tap) from None
 
 
 def once(write: Callable[Params, Outcome]) -> Callable[Params, Outcome]:

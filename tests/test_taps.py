@@ -322,3 +322,24 @@ def test_a_tap_sent_twice_at_the_same_moment_is_applied_once(app: Flask, write: 
         assert [v for _, v in after] == [before[0][1] + 1]
     else:
         assert len(after) == len(before) + 1
+
+
+def test_a_tap_that_comes_after_its_hand_closed_says_so_and_changes_nothing(app: Flask) -> None:
+    host, url = bids_shown(app)
+    assert host.post(f"{url}/hands/1", data={"intent": "score", "tricks-0": "1", "tricks-1": "2"}).status_code == 303
+    phone = seated(app, url, 0)
+    before = the_table(app)
+    htmx = {"HX-Request": "true"}
+    # Anne's Done, sent again once her phone is back, after the host scored the hand.
+    late = phone.post(f"{url}/hands/1", data={"intent": "done", "tricks-0": "1"}, headers=htmx)
+    assert late.status_code == 422 and "Not applied: by the time this arrived" in late.get_data(as_text=True)
+    # A late autosave says nothing; a plain form goes back to the game.
+    assert phone.post(f"{url}/hands/1", data={"intent": "draft", "tricks-0": "1"}, headers=htmx).status_code == 204
+    assert phone.post(f"{url}/hands/1", data={"intent": "done", "tricks-0": "1"}).status_code == 303
+    # A Skip-Bo count for a game already scored, the same.
+    match = host.post("/games/new/skip-bo", data={"player": ["Anne", "Ben"]}).headers["Location"]
+    assert host.post(f"{match}/play", data={"went_out": "0", "play": "1"}).status_code == 303
+    assert host.post(f"{match}/play", data={"left": "3", "seat": "1", "play": "1"}).status_code == 303
+    late = host.post(f"{match}/play", data={"left": "4", "seat": "1", "play": "1"}, headers=htmx)
+    assert late.status_code == 422 and "Not applied: by the time this arrived" in late.get_data(as_text=True)
+    assert the_table(app)[:len(before)] == before

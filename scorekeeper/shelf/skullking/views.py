@@ -14,7 +14,7 @@ from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...views.labels import problems_by_player, say
 from ...views.pushed import GamePage, PushedPage, card_fingerprint
-from ...views.rendering import is_htmx, not_yours, once_per_edition, page, see_other
+from ...views.rendering import not_yours, once_per_edition, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
 from . import changes, reading, rules
@@ -269,14 +269,10 @@ def hand(public_id: str, number: int):
     results = Results(intent, parsed.reports, parsed.lost_tricks)
     outcome = service.change(public_id, credentials(public_id),
                              lambda game, actor: changes.record_results(game, actor, number, results))
-    if outcome.stale:
-        # A late autosave for a hand that has moved on: nothing to keep. A tap sent again after it closed: htmx's
-        # page says that nothing was applied.
-        if intent == Intent.DRAFT:
-            return Response(status=204)
-        if is_htmx():
-            return game_page(public_id, 422, [service.MOVED_ON])
-        return see_other(url_for("pages.game", public_id=public_id))
+    if outcome.stale and intent == Intent.DRAFT:
+        # A late autosave for a hand that has moved on: nothing to keep. (Any other tap that came after the hand
+        # closed is answered by `after`, as every change's is: nothing applied, in words.)
+        return Response(status=204)
     typed = None
     if me.seat is not None and me.seat in parsed.reports:
         # Refused, the card shows what the phone sent, not what is stored.
