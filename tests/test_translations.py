@@ -1,4 +1,8 @@
-"""German, French and Italian are complete: every message translated, and no English left on the pages."""
+"""German, French and Italian are complete: every message translated, and no English left on the pages.
+
+The table's catalog holds the table's words and those of the games that bring none; a game may bring its own
+catalog (`scorekeeper/shelf/<game>/translations`) for the words the table's lacks, which the app reads beside it.
+"""
 
 from __future__ import annotations
 
@@ -18,14 +22,16 @@ from tests.helpers import import_as_host, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+# The table's catalog, then each game's own.
+CATALOGS = (TRANSLATIONS, *sorted(ROOT.glob("scorekeeper/shelf/*/translations")))
 LANGUAGES = ("de", "fr", "it")
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None,
             "pgettext": ((1, "c"), 2)}
 
 
-def catalog(language: str):
-    """The .po catalog of `language`."""
-    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
+def catalog(language: str, folder: Path = TRANSLATIONS):
+    """The .po catalog of `language` in `folder` (the table's by default)."""
+    with open(folder / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
         return read_po(handle, locale=language)
 
 
@@ -38,36 +44,41 @@ def message_ids() -> set[str]:
     return found
 
 
-def test_the_template_holds_every_message_of_the_code() -> None:
-    with open(TRANSLATIONS / "messages.pot", "rb") as handle:
-        template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(handle) if m.id}
+def test_the_templates_hold_every_message_of_the_code() -> None:
+    template = set()
+    for folder in CATALOGS:
+        with open(folder / "messages.pot", "rb") as handle:
+            template |= {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(handle) if m.id}
     assert message_ids() - template == set(), "run pybabel extract (see README) and translate"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_is_translated_with_the_same_placeholders(language: str) -> None:
-    po = catalog(language)
+    ids = set()
     missing = []
-    for message in po:
-        if not message.id:
-            continue
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if message.fuzzy or not all(strings):
-            missing.append(message.id)
-        python_format(po, message)  # raises on a placeholder that differs
+    for folder in CATALOGS:
+        po = catalog(language, folder)
+        for message in po:
+            if not message.id:
+                continue
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            if message.fuzzy or not all(strings):
+                missing.append(message.id)
+            python_format(po, message)  # raises on a placeholder that differs
+        ids |= {m.id[0] if isinstance(m.id, tuple) else m.id for m in po if m.id}
     assert missing == []
-    ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in po if m.id}
     assert message_ids() - ids == set()
 
 
+@pytest.mark.parametrize("folder", CATALOGS, ids=lambda folder: str(folder.relative_to(ROOT)))
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_compiled_catalog_matches_its_source(language: str) -> None:
-    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo", "rb") as handle:
+def test_the_compiled_catalog_matches_its_source(language: str, folder: Path) -> None:
+    with open(folder / language / "LC_MESSAGES" / "messages.mo", "rb") as handle:
         # The .mo reader gives a message context as bytes.
         compiled = {(m.context.decode() if isinstance(m.context, bytes) else m.context, plain(m.id)): plain(m.string)
                     for m in read_mo(handle) if m.id}
-    source = {(m.context, plain(m.id)): plain(m.string) for m in catalog(language) if m.id}
-    assert compiled == source, "run pybabel compile -d scorekeeper/translations"
+    source = {(m.context, plain(m.id)): plain(m.string) for m in catalog(language, folder) if m.id}
+    assert compiled == source, f"run pybabel compile -d {folder.relative_to(ROOT)}"
 
 
 def plain(value: str | tuple | list) -> str | tuple:
@@ -106,7 +117,7 @@ class Texts(HTMLParser):
 def english_patterns(language: str) -> list[tuple[str, re.Pattern[str]]]:
     """Each English message the language translates differently, as a pattern of a whole text."""
     patterns = []
-    for message in catalog(language):
+    for message in (m for folder in CATALOGS for m in catalog(language, folder)):
         if not message.id:
             continue
         for english, translated in zip(
