@@ -18,6 +18,7 @@ from .freepad.rules import Setup as FreePadSetup
 from .skipbo import kind as skipbo
 from .skipbo.rules import Setup as SkipBoSetup
 from .skullking.kind import SKULL_KING
+from .wizard import WIZARD
 
 # Each typed as the interface with its own setup: mypy checks every game's rules against it.
 SKIP_BO: PlayedRules[SkipBoSetup] = skipbo
@@ -25,7 +26,7 @@ DRACULA: PlayedRules[DraculaSetup] = dracula
 FREE_PAD: PlayedRules[FreePadSetup] = freepad
 
 # The games an app offers unless told otherwise; the first is the one the start page offers first.
-INSTALLED: tuple[GameKind[Any, Any], ...] = (SKULL_KING, OnPlays(SKIP_BO), OnPlays(DRACULA), OnPlays(FREE_PAD))
+INSTALLED: tuple[GameKind[Any, Any], ...] = (SKULL_KING, OnPlays(SKIP_BO), OnPlays(DRACULA), OnPlays(FREE_PAD), WIZARD)
 
 
 def read_any(text: str | bytes, check: bool = True) -> tuple[GameKind[Any, Any], tuple[object, list[object]]]:

@@ -1,0 +1,315 @@
+"""Wizard on the table: the new-game form, a bid or tricks from a phone (or the host), the screen, the pad file.
+
+The table keeps the rounds (a closed round is `{"cards": n, "bids": [...], "tricks": [...]}` by seat; the open
+one's draft holds the bids made in turn and the tricks in so far) and, with secret bids, each
+phone's bid until the count shows them together (`Applied.secret`, `Secrets`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+
+from ...forms import MOST_NAMES_READ
+from ...kinds import Applied, NewMatch, Player, Secrets
+from ...problems import N_, Problem, name_problems
+from ...standings import leaderboard
+from . import pad
+from .rules import (
+    IN_TURN,
+    SECRET,
+    Round,
+    Setup,
+    bid_problems,
+    bidding_order,
+    dealer,
+    forbidden_bid,
+    round_points,
+    setup_problems,
+    totals,
+    tricks_problems,
+    winners,
+)
+from .rules import finished as all_played
+
+NAME = "wizard"
+FORMAT = pad.FORMAT
+TITLE = N_("Wizard")
+TEMPLATE = "wizard/round.html"
+NEW_TEMPLATE = "wizard/new.html"
+# With secret bids, each phone's bid of a round is its own until the count shows them all.
+SECRETS = ("bid",)
+BID = "bid"
+
+
+def setup_from_form(form: Any) -> NewMatch[Setup]:
+    """The game the new-game form describes: names in seat order, the first dealer, the bidding and its rule."""
+    found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:MOST_NAMES_READ])
+    rows = found.names
+    names = tuple(n for n in rows if n)
+    raw_dealer = str(form.get("first_dealer", "0"))
+    row = int(raw_dealer) if raw_dealer.isascii() and raw_dealer.isdigit() and len(raw_dealer) <= 2 else 0
+    # The dealer is chosen by the row of the form; empty rows before it do not count.
+    first = sum(1 for n in rows[:row] if n) if row < len(rows) and rows[row] else 0
+    bidding = SECRET if form.get("bidding") == SECRET else IN_TURN
+    no_even = form.get("no_even_bids") == "on"
+    found.problems.extend(setup_problems(names, bidding, no_even))
+    found.problems.extend(name_problems(names))
+    if not found.problems:
+        found.setup = Setup(names, first, bidding, no_even)
+    return found
+
+
+def form_fields(setup: Setup) -> list[tuple[str, str]]:
+    """The new-game form filled in for another game with the same players and options."""
+    return [*(("player", name) for name in setup.players), ("first_dealer", str(setup.first_dealer)),
+            ("bidding", setup.bidding), *((("no_even_bids", "on"),) if setup.no_even_bids else ())]
+
+
+def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+    """The seats' names and the options as the database keeps them."""
+    return list(setup.players), {"first_dealer": setup.first_dealer, "bidding": setup.bidding,
+                                 "no_even_bids": setup.no_even_bids}
+
+
+def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+    """The setup of a stored game."""
+    return Setup(tuple(players), options.get("first_dealer", 0), options.get("bidding", IN_TURN),
+                 bool(options.get("no_even_bids", False)))
+
+
+def label(options: Mapping[str, Any]) -> str:
+    """The game's name in lists, in the reader's language."""
+    return str(gettext(TITLE))
+
+
+def as_round(play: Mapping[str, Any]) -> Round:
+    """A stored round (closed, or an imported one still open) as the rules read it."""
+    tricks = play.get("tricks")
+    return Round(play["cards"], tuple(play["bids"]), tuple(tricks) if isinstance(tricks, list) else None)
+
+
+def stored_round(played: Round) -> dict[str, Any]:
+    """A round as the table stores it."""
+    return {"cards": played.cards, "bids": list(played.bids),
+            "tricks": list(played.tricks) if played.tricks is not None else None}
+
+
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
+    """A pad file's game and its rounds, as stored (an unfinished last round without tricks); PadError."""
+    game = pad.read(doc, check)
+    return game.setup, [stored_round(r) for r in game.rounds]
+
+
+def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The pad file of a game."""
+    return pad.write(setup, [as_round(p) for p in plays])
+
+
+def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the last round has been played."""
+    return all_played(setup, [as_round(p) for p in plays])
+
+
+def _digits(form: Any, key: str) -> int | None | bool:
+    """A small whole number typed or tapped; None when absent, False when it is not one."""
+    raw = form.get(key)
+    if raw is None or raw == "":
+        return None
+    raw = str(raw).strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else False
+
+
+def parse_change(form: Any) -> dict[str, Any] | None:
+    """A bid or tricks, for the acting phone's seat or (the host) the seat named."""
+    seat, bid, tricks = _digits(form, "seat"), _digits(form, "bid"), _digits(form, "tricks")
+    if seat is False or bid is False or tricks is False or (bid is None) == (tricks is None):
+        return None
+    return {"seat": seat, "bid": bid} if bid is not None else {"seat": seat, "tricks": tricks}
+
+
+@dataclass(frozen=True)
+class Now:
+    """Where the open round stands as one screen may see it: its bids (None: not shown), tricks, whose turn."""
+
+    number: int
+    order: list[int]
+    bids: list[int | None]
+    entered: list[bool]
+    bids_complete: bool
+    tricks: list[int | None]
+    turn: int | None
+
+
+def now(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, secrets: Secrets) -> Now:
+    """The open round: bids made in turn (or, secret, entered and once shown), the tricks in, who bids next."""
+    number = len(plays) + 1
+    seats = range(len(setup.players))
+    draft = draft or {}
+    kept = {int(seat): bid for seat, bid in (draft.get("bids") or {}).items()}
+    if setup.bidding == SECRET and len(kept) < len(setup.players):
+        hidden = secrets.of(BID)
+        bids = [hidden.get(seat) for seat in seats]
+        entered = [seat in hidden for seat in seats]
+        complete = secrets.shown and all(entered)
+    else:
+        bids = [kept.get(seat) for seat in seats]
+        entered = [seat in kept for seat in seats]
+        complete = all(entered)
+    order = bidding_order(setup, number)
+    turn = None
+    if setup.bidding == IN_TURN and not complete:
+        turn = next(seat for seat in order if not entered[seat])
+    taken = {int(seat): n for seat, n in (draft.get("tricks") or {}).items()}
+    return Now(number, order, bids, entered, complete, [taken.get(seat) for seat in seats], turn)
+
+
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+    """A bid or tricks from a seat's phone, or from the host for any seat (a player without a phone)."""
+    if actor.seat is None and not actor.is_host:
+        return Applied(denied=True)
+    seat = change["seat"] if actor.is_host and change["seat"] is not None else actor.seat
+    if seat is None or not 0 <= seat < len(setup.players):
+        return Applied(denied=True)
+    if finished(setup, plays):
+        return Applied(problems=(Problem(N_("The game is over: no round after the last.")),))
+    state = now(setup, plays, draft, secrets)
+    if "bid" in change:
+        return _bid(setup, state, dict(draft or {}), seat, change["bid"])
+    return _tricks(setup, state, dict(draft or {}), seat, change["tricks"])
+
+
+def _bid(setup: Setup, state: Now, draft: dict[str, Any], seat: int, bid: int) -> Applied:
+    name, number = setup.players[seat], state.number
+    if any(t is not None for t in state.tricks) or (state.bids_complete and setup.bidding == SECRET):
+        return Applied(problems=(Problem(N_("%(names)s: the bids of this round are shown already: they cannot "
+                                            "change now."), {}, number, (name,), "round"),))
+    if setup.bidding == SECRET:
+        problems = bid_problems(setup, number, seat, bid, [])
+        return Applied(problems=tuple(problems)) if problems else Applied(secret=(seat, BID, bid))
+    made = [s for s in state.order if state.entered[s]]
+    # The last to bid may change the bid until the next player has bid (a slip of the finger).
+    changing = bool(made) and made[-1] == seat
+    if state.turn != seat and not changing:
+        if state.entered[seat]:
+            return Applied(problems=(Problem(N_("%(names)s: your bid is in; once the next player has bid it "
+                                                "cannot change (the host can correct the round)."),
+                                             {}, number, (name,), "round"),))
+        return Applied(problems=(Problem(N_("%(names)s: it is %(turn)s's turn to bid: in turn, starting left of "
+                                            "the dealer."), {"turn": setup.players[state.turn or 0]},
+                                         number, (name,), "round"),))
+    before = [state.bids[s] or 0 for s in state.order[:state.order.index(seat)]]
+    problems = bid_problems(setup, number, seat, bid, before)
+    if problems:
+        return Applied(problems=tuple(problems))
+    bids = {str(s): b for s, b in enumerate(state.bids) if b is not None and s != seat}
+    return Applied(draft={**draft, "bids": {**bids, str(seat): bid}})
+
+
+def _tricks(setup: Setup, state: Now, draft: dict[str, Any], seat: int, taken: int) -> Applied:
+    name, number = setup.players[seat], state.number
+    if not state.bids_complete:
+        return Applied(problems=(Problem(N_("%(names)s: tricks come after the bids: not everyone has bid yet."),
+                                         {}, number, (name,), "round"),))
+    tricks = [taken if s == seat else t for s, t in enumerate(state.tricks)]
+    problems = [p for p in tricks_problems(setup, number, tricks) if p.players == (name,)]
+    if problems:
+        return Applied(problems=tuple(problems))
+    if all(t is not None for t in tricks) and not tricks_problems(setup, number, tricks):
+        bids = [b or 0 for b in state.bids]
+        return Applied(closed={"cards": number, "bids": bids, "tricks": tricks})
+    # Not all in, or they do not add up: kept, and the screen says so to everyone concerned.
+    return Applied(draft={**draft, "tricks": {str(s): t for s, t in enumerate(tricks) if t is not None}})
+
+
+def epoch_ms(moment: Any) -> int | None:
+    """A moment in milliseconds since 1970 (UTC), as the count on every screen reads it."""
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def pad_rows(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each played round as the pad shows it: cards, dealer, each seat's bid, tricks, points and running total."""
+    rows = []
+    running = [0] * len(setup.players)
+    for number, play in enumerate(plays, start=1):
+        played = as_round(play)
+        gained = round_points(played)
+        running = [total + points for total, points in zip(running, gained)]
+        rows.append({"number": number, "dealer": setup.players[dealer(setup, number)],
+                     "corrected": bool(play.get("corrected")),
+                     "bids_total": sum(played.bids),
+                     "cells": [{"bid": bid, "tricks": t, "points": p, "total": total, "made": bid == t}
+                               for bid, t, p, total in zip(played.bids, played.tricks or (), gained, running)]})
+    return rows
+
+
+def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+            actor: Player, secrets: Secrets) -> dict[str, Any]:
+    """What the round screen shows: the round, whose turn, the bids as this screen may see them, the tricks,
+    the leaderboard and the pad."""
+    rounds = [as_round(p) for p in plays]
+    over = all_played(setup, rounds)
+    state = now(setup, plays, draft, secrets)
+    names = setup.players
+    champions = [names[s] for s in winners(setup, rounds)] if over else []
+    last_bidder = state.order[-1]
+    forbidden = None
+    if state.turn == last_bidder:
+        forbidden = forbidden_bid(setup, state.number, [b or 0 for s, b in enumerate(state.bids) if s != last_bidder])
+    tricks_in = [t for t in state.tricks if t is not None]
+    mismatch = len(tricks_in) == len(names) and sum(tricks_in) != state.number
+    return {
+        "setup": setup, "now": state, "cards": state.number, "rounds_total": setup.rounds,
+        "dealer_name": names[dealer(setup, state.number)], "turn_name": names[state.turn] if state.turn is not None
+        else None, "last_bidder": last_bidder, "forbidden": forbidden,
+        "bids_total": sum(b for b in state.bids if b is not None), "tricks_total": sum(tricks_in),
+        "mismatch": mismatch, "counting": secrets.reveal_at is not None and not state.bids_complete,
+        "reveal_ms": epoch_ms(secrets.reveal_at), "secret": setup.bidding == SECRET,
+        "standings": leaderboard(list(names), totals(setup, rounds)),
+        "champion": " & ".join(champions) if champions else None, "champions": champions,
+        "rows": pad_rows(setup, plays), "over": over,
+        "mine": state.bids[actor.seat] if actor.seat is not None else None,
+        "my_tricks": state.tricks[actor.seat] if actor.seat is not None else None,
+    }
+
+
+def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+               actor: Player, secrets: Secrets) -> object:
+    """What this browser's own card holds: its bid and tricks, whether it may bid now (and what not), the phase;
+    the host's card the turn and the entries it may make for players without a phone."""
+    state = now(setup, plays, draft, secrets)
+    phase = (state.bids_complete, secrets.reveal_at is not None)
+    if actor.is_host:
+        return (phase, state.turn, tuple(state.entered), tuple(state.tricks))
+    if actor.seat is None:
+        return phase
+    seat = actor.seat
+    last = state.order[-1] == seat and state.turn == seat
+    made = [s for s in state.order if state.entered[s]]
+    may_change = bool(made) and made[-1] == seat and state.turn is not None
+    forbidden = (forbidden_bid(setup, state.number, [b or 0 for s, b in enumerate(state.bids) if s != seat])
+                 if last else None)
+    return (phase, state.turn == seat, may_change, forbidden, state.bids[seat], state.tricks[seat])
+
+
+def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a finished game leaves for the crew's statistics: totals, points per round, bids made."""
+    rounds = [as_round(p) for p in plays if p.get("tricks") is not None]
+    seats = range(len(setup.players))
+    found = totals(setup, rounds)
+    return {"kind": NAME, "players": list(setup.players), "totals": found,
+            "winners": [setup.players[s] for s in winners(setup, rounds)],
+            "per_hand": [round_points(r) for r in rounds],
+            "bids_made": [sum(r.bids[s] == (r.tricks or ())[s] for r in rounds) for s in seats],
+            "zero_bids": [sum(r.bids[s] == 0 for r in rounds) for s in seats],
+            "zero_bids_made": [sum(r.bids[s] == 0 == (r.tricks or ())[s] for r in rounds) for s in seats],
+            "bonus": [0 for _ in seats]}
+
+
+def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
+    """The game as BG Stats knows it (by name: no BoardGameGeek id confirmed by a stored page)."""
+    return "Wizard", None

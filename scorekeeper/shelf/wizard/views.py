@@ -1,0 +1,95 @@
+"""Wizard's own page: the host corrects a scored round (bids and tricks), through the table's one write path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request, url_for
+from flask_babel import gettext
+
+from ... import rows, service
+from ...access import Actor
+from ...games import GameState
+from ...problems import N_, Problem
+from ...views.labels import say
+from ...views.matches import match_page
+from ...views.rendering import is_htmx, not_yours, page, see_other, shown_after_change
+from ...views.sessions import credentials, load_state, visitor
+from . import kind
+from .rules import Round, Setup, round_problems
+
+bp = Blueprint("wizard", __name__)
+
+
+def _entries(form: Any, key: str, count: int) -> tuple[list[int], list[Problem]]:
+    """Each seat's whole number `key` as typed in the correction form, or the problems."""
+    found, problems = [], []
+    for seat in range(count):
+        raw = str(form.get(f"{key}-{seat}", "")).strip()
+        if raw.isascii() and raw.isdigit() and len(raw) <= 3:
+            found.append(int(raw))
+        else:
+            found.append(0)
+            problems.append(Problem(N_("“%(value)s” is not a whole number."), {"value": raw[:20]}))
+    return found, problems
+
+
+def _scored_round(state: GameState, number: int) -> tuple[Setup, list[dict[str, Any]]]:
+    """The setup and closed rounds of a Wizard game whose round `number` is scored; NotFound otherwise."""
+    if state.kind != kind.NAME:
+        raise service.not_found(state.public_id)
+    setup = kind.from_stored([s.name for s in state.seats], state.options or {})
+    closed = [dict(p.data) for p in state.plays if p.closed]
+    if not 1 <= number <= len(closed):
+        raise service.not_found(number)
+    return setup, closed
+
+
+def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> service.Outcome:
+    """The host's correction of scored round `number`: checked as a whole, stored, later totals follow; a finished
+    game's statistics too."""
+    def apply(game: GameState, actor: Actor) -> service.Change:
+        if not actor.is_host:
+            raise service.deny()
+        setup, closed = _scored_round(game, number)
+        corrected = Round(number, tuple(bids), tuple(tricks))
+        problems = round_problems(setup, corrected)
+        if problems:
+            return service.refused(*problems)
+        closed[number - 1] = {**kind.stored_round(corrected), "corrected": True}
+        rows.put_play(game.id, number, closed[number - 1], closed=True, new=False)
+        if game.finished_at is not None:
+            rows.finish(game.id, game.finished_at, kind.summary(setup, closed))
+        return service.Change("correct", number)
+
+    return service.change(public_id, credentials(public_id), apply)
+
+
+def _form_page(public_id: str, number: int, status: int = 200, problems: list[str] | None = None):
+    state = load_state(public_id)
+    setup, closed = _scored_round(state, number)
+    me = visitor(state)
+    if not me.is_host:
+        return not_yours()
+    shown = kind.as_round(closed[number - 1])
+    return page("wizard/correct.html", status, title=gettext("Correct round %(number)d", number=number), game=state,
+                visitor=me, setup=setup, number=number, played=shown, problems=problems or [],
+                form=request.form if problems else None)
+
+
+@bp.route("/games/<public_id>/wizard/rounds/<int:number>", methods=["GET", "POST"])
+def correct_round(public_id: str, number: int):
+    """The host's form to correct a scored round, and its answer."""
+    if request.method == "GET":
+        return _form_page(public_id, number)
+    state = load_state(public_id)
+    setup, _ = _scored_round(state, number)
+    bids, bid_problems = _entries(request.form, "bid", len(setup.players))
+    tricks, trick_problems = _entries(request.form, "tricks", len(setup.players))
+    if bid_problems or trick_problems:
+        return _form_page(public_id, number, 422, [say(p) for p in bid_problems + trick_problems])
+    outcome = correct(public_id, number, bids, tricks)
+    if not outcome.ok:
+        return _form_page(public_id, number, 422, [say(p) for p in outcome.problems])
+    url = url_for("pages.game", public_id=public_id)
+    return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
