@@ -105,7 +105,7 @@ def test_points_that_differ_are_each_reported(example_pad: dict[str, Any]) -> No
     ("change", "expected"),
     [
         (lambda d: d.update(colour="red"), ["unknown key “colour”."]),
-        (lambda d: d.update(format="score-pad"), ["“format” must be one of skull-king-pad, skip-bo-pad, dracula-pad, free-pad, not \"score-pad\"."]),
+        (lambda d: d.update(format="score-pad"), ["“format” must be one of skull-king-pad, skip-bo-pad, dracula-pad, free-pad, wizard-pad, not \"score-pad\"."]),
         (lambda d: d.update(version=2),
          ["“version” must be 1, not 2: this app reads version 1."]),
         (lambda d: d.update(version=True),

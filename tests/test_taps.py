@@ -160,6 +160,18 @@ def scenario_turn_away(app: Flask) -> Write:
     return Write(host, f"{url}/requests/{request_id}/turn-away")
 
 
+def scenario_wizard_correction(app: Flask) -> Write:
+    # A correction changes a closed round: sent twice, it is one correction (one version on), answered alike.
+    host = app.test_client()
+    url = host.post("/games/new/wizard", data={"player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    for field, values in (("bid", (0, 1, 1)), ("tricks", (0, 1, 0))):
+        for seat in (1, 2, 0):
+            assert host.post(f"{url}/play", data={"play": "1", "seat": seat, field: values[seat]}).status_code == 303
+    entries = {f"{field}-{seat}": "1" if (field, seat) in (("bid", 1), ("tricks", 2)) else "0"
+               for field in ("bid", "tricks") for seat in range(3)}
+    return Write(host, f"{url}/wizard/rounds/1", entries)
+
+
 # Every POST route's scenario, by endpoint: a route without one fails the test below.
 SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "skull_king.bid": scenario_bid,
@@ -179,6 +191,7 @@ SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "pages.free_seat": scenario_free_seat,
     "pages.let_in": scenario_let_in,
     "pages.turn_away": scenario_turn_away,
+    "wizard.correct_round": scenario_wizard_correction,
 }
 
 
