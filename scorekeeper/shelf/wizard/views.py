@@ -18,7 +18,8 @@ from ...views.sessions import credentials, load_state, visitor
 from . import kind
 from .rules import Round, Setup, round_problems
 
-bp = Blueprint("wizard", __name__)
+# Its own style sheet ships in the package, beside its code.
+bp = Blueprint("wizard", __name__, static_folder="static", static_url_path="/wizard/static")
 
 
 def _entries(form: Any, key: str, count: int) -> tuple[list[int], list[Problem]]:
