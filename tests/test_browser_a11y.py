@@ -197,6 +197,35 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     check(host, "dracula: a round scored")
     host.goto(host.url + "/screen")
     check(host, "dracula: big screen")
+    host.goto(live_server + "/games/new/wizard")
+    check(host, "wizard: new game")
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        host.fill(f"#player-{seat}", name)
+    host.check("input[name=no_even_bids]")
+    host.locator("form.new-game button[type=submit]").click()
+
+    def for_seat(seat: int, value: int, field: str = "bid") -> None:
+        pad = host.locator(f"#card form.numpad:has(input[name=seat][value='{seat}'])")
+        expect(pad.locator(f"button[name={field}]").first).to_be_visible()
+        pad.locator(f"button[name={field}][value='{value}']").click()
+
+    for_seat(1, 0)
+    for_seat(2, 0)
+    expect(host.locator("#card .forbidden-key")).to_be_visible()
+    check(host, "wizard: the last bidder may not bid one number")
+    for_seat(0, 0)
+    for seat, tricks in ((0, 1), (1, 1), (2, 0)):
+        for_seat(seat, tricks, "tricks")
+    expect(host.locator("#table-problems p")).to_be_visible()
+    check(host, "wizard: tricks that do not add up")
+    for_seat(1, 0, "tricks")
+    expect(host.locator(".match-pad")).to_be_visible()
+    check(host, "wizard: round 2, round 1 on the pad")
+    game_url = host.url
+    host.goto(game_url + "/wizard/rounds/1")
+    check(host, "wizard: correct a round")
+    host.goto(game_url + "/screen")
+    check(host, "wizard: big screen")
 
     imported = host.request.post(live_server + "/games/import", data=json.dumps(finished_pad),
                                  headers={"Content-Type": "application/json"})

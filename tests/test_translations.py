@@ -181,6 +181,24 @@ def visit_every_kind_of_page(app: Flask, language: str, finished_pad: dict) -> d
     pages["dracula: refused"] = host.post(f"{coffin}/play", data=dict(cells, **{"cell-0": "7H"})).get_data(as_text=True)
     host.post(f"{coffin}/play", data=cells)
     pages["dracula: a round scored"] = host.get(coffin).get_data(as_text=True)
+    pages["wizard: new"] = host.get("/games/new/wizard").get_data(as_text=True)
+    pages["wizard: refused"] = host.post("/games/new/wizard", data={
+        "player": ["Anne", "Ben", "Cara"], "bidding": "secret", "no_even_bids": "on"}).get_data(as_text=True)
+    wizard = host.post("/games/new/wizard", data={"player": ["Anne", "Ben", "Cara"], "no_even_bids": "on"}
+                       ).headers["Location"]
+    for seat in (1, 2):
+        host.post(f"{wizard}/play", data={"play": "1", "seat": seat, "bid": "0"})
+    pages["wizard: the last bidder"] = host.get(wizard).get_data(as_text=True)
+    pages["wizard: a forbidden bid refused"] = host.post(f"{wizard}/play", data={
+        "play": "1", "seat": "0", "bid": "1"}).get_data(as_text=True)
+    host.post(f"{wizard}/play", data={"play": "1", "seat": "0", "bid": "0"})
+    for seat, tricks in ((0, 1), (1, 1), (2, 0)):
+        host.post(f"{wizard}/play", data={"play": "1", "seat": seat, "tricks": tricks})
+    pages["wizard: tricks that do not add up"] = host.get(wizard).get_data(as_text=True)
+    host.post(f"{wizard}/play", data={"play": "1", "seat": "1", "tricks": "0"})
+    pages["wizard: a round on the pad"] = host.get(wizard).get_data(as_text=True)
+    pages["wizard: correction"] = host.get(f"{wizard}/wizard/rounds/1").get_data(as_text=True)
+    pages["wizard: big screen"] = host.get(f"{wizard}/screen").get_data(as_text=True)
     return pages
 
 
