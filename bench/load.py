@@ -321,7 +321,8 @@ async def play_table(index: int, bases: list[str], connector: aiohttp.TCPConnect
 
 
 # The other games, a small load of each (--shelf): players at a table, the new-game form, rounds played.
-SHELF = {"skip-bo": (3, {"target": "500"}), "dracula": (2, {}), "free-pad": (4, {"game": "Bench"})}
+SHELF = {"skip-bo": (3, {"target": "500"}), "dracula": (2, {}), "free-pad": (4, {"game": "Bench"}),
+         "wizard": (4, {})}
 SHELF_ROUNDS = 6
 DRACULA_COFFIN = "5H 7H 2C QS 9D QH KD 4S 10S".split()
 
@@ -330,7 +331,8 @@ async def play_shelf_table(kind: str, index: int, bases: list[str], connector: a
                            figures: Figures, speed: float, writes: list[tuple[int, float, int, str, int]],
                            browsers: dict[int, list[Browser]]) -> None:
     """One table of a game from the shelf: the host starts it, its phones join and play a few rounds, each
-    phone entering its own (free pad: its points; Skip-Bo: who went out, then the cards left; Dracula: a coffin)."""
+    phone entering its own (free pad: its points; Skip-Bo: who went out, then the cards left; Dracula: a coffin;
+    Wizard: a bid when its turn comes, then its tricks)."""
     players, form = SHELF[kind]
     host, phones = seated(index, bases, connector, figures, players, browsers)
     try:
@@ -346,9 +348,10 @@ async def play_shelf_table(kind: str, index: int, bases: list[str], connector: a
         for number in range(1, SHELF_ROUNDS + 2):
             for browser in browsers[index]:
                 browser.hand = number
-            # Every phone shows the round (the one after the last: the rounds are over).
-            await asyncio.gather(*(phone.until(lambda html: f'name="play" value="{number}"' in html, "the round")
-                                   for phone in phones))
+            # Every phone shows the round (the one after the last: the rounds are over); in Wizard a phone waiting
+            # for its turn to bid has nothing to send yet.
+            shown = f'data-round="{number}"' if kind == "wizard" else f'name="play" value="{number}"'
+            await asyncio.gather(*(phone.until(lambda html: shown in html, "the round") for phone in phones))
             if number > SHELF_ROUNDS:
                 break
             if kind == "free-pad":
@@ -362,6 +365,16 @@ async def play_shelf_table(kind: str, index: int, bases: list[str], connector: a
                                        for _, phone in others))
                 await asyncio.gather(*(send(phone, number, {"left": random.randint(1, 5), "seat": seat})
                                        for seat, phone in others))
+            elif kind == "wizard":
+                # The first seat deals the first round: left of the dealer bids first, each when its turn shows.
+                for seat in [(number + i) % players for i in range(players)]:
+                    await phones[seat].until(lambda html: 'id="my-bid-title"' in html, "its turn to bid")
+                    await send(phones[seat], number, {"bid": random.randint(0, number)})
+                taken = [random.randrange(players) for _ in range(number)]
+                await asyncio.gather(*(phone.until(lambda html: 'name="tricks"' in html, "the tricks")
+                                       for phone in phones))
+                await asyncio.gather(*(send(phone, number, {"tricks": taken.count(seat)})
+                                       for seat, phone in enumerate(phones)))
             else:
                 coffin = {f"cell-{i}": card for i, card in enumerate(DRACULA_COFFIN)}
                 await send(phones[number % players], number, coffin)
@@ -800,7 +813,7 @@ def main() -> None:
     parser.add_argument("--knee-step", type=int, default=150, help="table-equivalents added per step")
     parser.add_argument("--knee-max", type=int, default=1500, help="the highest level tried")
     parser.add_argument("--shelf", type=int, default=0, metavar="TABLES",
-                        help="compare the games: this many tables of each (Skull King, Skip-Bo, Dracula, free pad)")
+                        help="compare the games: this many tables of each (Skull King, Skip-Bo, Dracula, free pad, Wizard)")
     parser.add_argument("--readme", action="store_true", help="write the figures into README.md")
     args = parser.parse_args()
     if args.instances > 1 and not (args.database_url or "").startswith("postgresql"):
