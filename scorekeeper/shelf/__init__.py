@@ -1,4 +1,4 @@
-"""The games on the shelf, each an add-on package: Skull King, Skip-Bo, Dracula and the free pad.
+"""The games on the shelf, each an add-on package: Skull King, Skip-Bo, Dracula, the free pad and Wizard.
 
 Each package brings its rules (plain values in and out), its pad file, its storage, its pages
 and their templates (`templates/<game>/`), as a `scorekeeper.kinds.GameKind`. The table knows
