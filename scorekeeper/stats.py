@@ -2,7 +2,8 @@
 
 A summary is what a finished game leaves for the statistics (see `GameKind.summary`): its
 kind, the players, each one's total and points per hand (or per game, round), the
-winners, and for Skull King the bids made, zero bids (and made) and bonus points.
+winners, and for games of bids (Skull King, Wizard) the bids made, zero bids (and made) and, where the
+game has them, bonus points.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class PlayerStats:
     zero_bids: int = 0
     zero_bids_made: int = 0
     bonus: int = 0
+    # Whether its game has bonus points at all (Skull King's; Wizard's summary has none).
+    has_bonus: bool = False
     totals: list[tuple[int, int]] = field(default_factory=list)  # (game's place in the crew, total)
 
     @property
@@ -80,6 +83,8 @@ def statistics(summaries: Sequence[Mapping[str, Any]]) -> dict[str, list[PlayerS
                 stats.bids_made += summary["bids_made"][index]
                 stats.zero_bids += summary["zero_bids"][index]
                 stats.zero_bids_made += summary["zero_bids_made"][index]
+            if "bonus" in summary:
+                stats.has_bonus = True
                 stats.bonus += summary["bonus"][index]
     return {group: sorted(players.values(), key=lambda s: (s.average if lowest[group] else -s.average, s.name))
             for group, players in found.items()}

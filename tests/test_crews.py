@@ -71,7 +71,7 @@ def test_summaries_and_statistics_have_the_known_answers(two_games: tuple[str, s
     assert b["per_hand"] == [[10, 20], [-10, -10]] and b["totals"] == [0, 10] and b["winners"] == ["Ben"]
     anne, ben = sorted(stats.statistics([a, b])["skull-king"], key=lambda p: p.name)
     assert (anne.games, anne.wins, anne.average, anne.best) == (2, 1, 35, 70)
-    assert (anne.bids_made_share, anne.zero_bids_share, anne.bonus_per_game) == (0.75, 1.0, 15)
+    assert (anne.bids_made_share, anne.zero_bids_share, anne.bonus_per_game) == (0.75, 1.0, 15) and anne.has_bonus
     assert (ben.games, ben.wins, ben.average, ben.best) == (2, 1, 0, 10)
     assert (ben.bids_made_share, ben.zero_bids_share, ben.bonus_per_game) == (0.5, 0.5, 0)
 
