@@ -297,7 +297,8 @@ def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[
 
 
 def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """What a finished game leaves for the crew's statistics: totals, points per round, bids made."""
+    """What a finished game leaves for the crew's statistics: totals, points per round, bids made (no bonus points:
+    Wizard has none)."""
     rounds = [as_round(p) for p in plays if p.get("tricks") is not None]
     seats = range(len(setup.players))
     found = totals(setup, rounds)
@@ -306,8 +307,7 @@ def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "per_hand": [round_points(r) for r in rounds],
             "bids_made": [sum(r.bids[s] == (r.tricks or ())[s] for r in rounds) for s in seats],
             "zero_bids": [sum(r.bids[s] == 0 for r in rounds) for s in seats],
-            "zero_bids_made": [sum(r.bids[s] == 0 == (r.tricks or ())[s] for r in rounds) for s in seats],
-            "bonus": [0 for _ in seats]}
+            "zero_bids_made": [sum(r.bids[s] == 0 == (r.tricks or ())[s] for r in rounds) for s in seats]}
 
 
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
