@@ -174,7 +174,8 @@ def test_the_last_round_ends_the_game_for_crews_bg_stats_and_a_rematch(app: Flas
     assert play["game"]["name"] == "Wizard" and "bggId" not in play["game"]
     assert [p["startPlayer"] for p in play["players"]] == [False, True, False, False, False, False]
     crew = host.get(f"/crews/{game.crew}").get_data(as_text=True)
-    assert "Wizard" in crew and "10&#8239;%" in crew and "100&#8239;%" in crew
+    assert "Wizard" in crew and "10&#8239;%" in crew and "100&#8239;%" in crew and "Bids made" in crew
+    assert "Bonus per game" not in crew
     again = host.post(f"{url}/rematch")
     assert again.status_code == 303
     assert "Ben deals" in table_of(host, again.headers["Location"])
