@@ -813,7 +813,8 @@ def main() -> None:
     parser.add_argument("--knee-step", type=int, default=150, help="table-equivalents added per step")
     parser.add_argument("--knee-max", type=int, default=1500, help="the highest level tried")
     parser.add_argument("--shelf", type=int, default=0, metavar="TABLES",
-                        help="compare the games: this many tables of each (Skull King, Skip-Bo, Dracula, free pad, Wizard)")
+                        help="compare the games: this many tables of each (Skull King, Skip-Bo, Dracula, free pad, "
+                             "Wizard)")
     parser.add_argument("--readme", action="store_true", help="write the figures into README.md")
     args = parser.parse_args()
     if args.instances > 1 and not (args.database_url or "").startswith("postgresql"):
