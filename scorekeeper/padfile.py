@@ -11,7 +11,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 from .problems import N_, Problem
 
@@ -113,6 +113,17 @@ class Reader:
                          hand, key=key, value=shown(value))
             return None
         return value
+
+
+Read = TypeVar("Read")
+
+
+def read_strictly(reader: Reader, found: Read | None, claimed: Sequence[Problem] = ()) -> Read:
+    """What `reader` read, or PadError: its problems, else (a pad read without any) the points it claims wrongly."""
+    problems = list(reader.problems) or (list(claimed) if found is not None else [])
+    if problems or found is None:
+        raise PadError(problems)
+    return found
 
 
 # A pad nests six deep (pad, hands, hand, entries, entry, bonuses); deeper is not a pad.

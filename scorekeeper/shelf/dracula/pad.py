@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...padfile import PadError, Reader, shown
+from ...padfile import Reader, read_strictly, shown
 from ...problems import N_, Problem, name_problems, target_problems
 from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
 
@@ -121,12 +121,7 @@ def read(doc: dict[str, Any], check: bool = False) -> Game:
     """Read a `dracula-pad` document (its format already known); PadError with every problem."""
     reader = _Reader()
     game = reader.read(doc, check)
-    problems = list(reader.problems)
-    if game is not None and not problems:
-        problems = list(game.claimed)
-    if problems or game is None:
-        raise PadError(problems)
-    return game
+    return read_strictly(reader, game, game.claimed if game is not None else ())
 
 
 def write(setup: Setup, coffins: list[Coffin]) -> dict[str, Any]:

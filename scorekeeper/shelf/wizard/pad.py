@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...padfile import PadError, Reader, inert_cell, is_whole, shown
+from ...padfile import Reader, inert_cell, is_whole, read_strictly, shown
 from ...problems import N_, Problem, name_problems
 from .rules import (
     BIDDINGS,
@@ -190,12 +190,7 @@ def read(doc: dict[str, Any], check: bool = False) -> Game:
     """Read a `wizard-pad` document (its format already known); PadError with every problem."""
     reader = _Reader()
     game = reader.read(doc, check)
-    problems = list(reader.problems)
-    if game is not None and not problems:
-        problems = list(game.claimed)
-    if problems or game is None:
-        raise PadError(problems)
-    return game
+    return read_strictly(reader, game, game.claimed if game is not None else ())
 
 
 def write(setup: Setup, rounds: Sequence[Round]) -> dict[str, Any]:
