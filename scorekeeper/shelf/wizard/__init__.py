@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from ...kinds import OnPlays, PlayedRules
 from ...models import Play
 from . import kind, pad
 from .kind import as_round
-from .rules import Setup
+from .rules import Setup, bidding_order
 
 
 class WizardKind(OnPlays[Setup]):
@@ -35,12 +36,11 @@ class WizardKind(OnPlays[Setup]):
 
     def rematch(self, setup: Setup) -> Setup:
         """The same game again; the next player deals first."""
-        return Setup(setup.players, (setup.first_dealer + 1) % len(setup.players), setup.bidding,
-                     setup.no_even_bids)
+        return replace(setup, first_dealer=(setup.first_dealer + 1) % len(setup.players))
 
     def bg_stats_game(self, setup: Setup) -> tuple[str, int | None, int]:
         """The game as BG Stats knows it; left of the first dealer leads the first trick."""
-        return (*kind.bg_stats_game(setup), (setup.first_dealer + 1) % len(setup.players))
+        return (*kind.bg_stats_game(setup), bidding_order(setup, 1)[0])
 
     def start(self, game: Any, setup: Setup, plays: Sequence[Any]) -> None:
         """A new game's rounds: an imported pad's, its unfinished last round open again with its bids."""

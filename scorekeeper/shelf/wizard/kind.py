@@ -133,7 +133,8 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class Now:
-    """Where the open round stands as one screen may see it: its bids (None: not shown), tricks, whose turn."""
+    """Where the open round stands as one screen may see it: its bids (None: not shown), tricks, whose turn, who bid
+    last (in turn: that bid may change until the next), and the one number the bidder now may not bid."""
 
     number: int
     order: list[int]
@@ -142,6 +143,8 @@ class Now:
     bids_complete: bool
     tricks: list[int | None]
     turn: int | None
+    last_made: int | None
+    forbidden: int | None
 
 
 def now(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, secrets: Secrets) -> Now:
@@ -160,11 +163,17 @@ def now(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, An
         entered = [seat in kept for seat in seats]
         complete = all(entered)
     order = bidding_order(setup, number)
-    turn = None
-    if setup.bidding == IN_TURN and not complete:
-        turn = next(seat for seat in order if not entered[seat])
+    turn = last_made = forbidden = None
+    if setup.bidding == IN_TURN:
+        made = [seat for seat in order if entered[seat]]
+        last_made = made[-1] if made else None
+        if not complete:
+            turn = next(seat for seat in order if not entered[seat])
+            if turn == order[-1]:
+                forbidden = forbidden_bid(setup, number, [bids[seat] or 0 for seat in made])
     taken = {int(seat): n for seat, n in (draft.get("tricks") or {}).items()}
-    return Now(number, order, bids, entered, complete, [taken.get(seat) for seat in seats], turn)
+    return Now(number, order, bids, entered, complete, [taken.get(seat) for seat in seats], turn, last_made,
+               forbidden)
 
 
 def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
@@ -191,10 +200,8 @@ def _bid(setup: Setup, state: Now, draft: dict[str, Any], seat: int, bid: int) -
     if setup.bidding == SECRET:
         problems = bid_problems(setup, number, seat, bid, [])
         return Applied(problems=tuple(problems)) if problems else Applied(secret=(seat, BID, bid))
-    made = [s for s in state.order if state.entered[s]]
     # The last to bid may change the bid until the next player has bid (a slip of the finger).
-    changing = bool(made) and made[-1] == seat
-    if state.turn != seat and not changing:
+    if state.turn != seat and state.last_made != seat:
         if state.entered[seat]:
             return Applied(problems=(Problem(N_("%(names)s: your bid is in; once the next player has bid it "
                                                 "cannot change (the host can correct the round)."),
@@ -232,16 +239,14 @@ def epoch_ms(moment: Any) -> int | None:
 
 
 def pad_rows(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Each played round as the pad shows it: cards, dealer, each seat's bid, tricks, points and running total."""
+    """Each played round as the pad shows it: whether corrected, each seat's bid, tricks, points and running total."""
     rows = []
     running = [0] * len(setup.players)
     for number, play in enumerate(plays, start=1):
         played = as_round(play)
         gained = round_points(played)
         running = [total + points for total, points in zip(running, gained)]
-        rows.append({"number": number, "dealer": setup.players[dealer(setup, number)],
-                     "corrected": bool(play.get("corrected")),
-                     "bids_total": sum(played.bids),
+        rows.append({"number": number, "corrected": bool(play.get("corrected")),
                      "cells": [{"bid": bid, "tricks": t, "points": p, "total": total, "made": bid == t}
                                for bid, t, p, total in zip(played.bids, played.tricks or (), gained, running)]})
     return rows
@@ -256,21 +261,17 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     state = now(setup, plays, draft, secrets)
     names = setup.players
     champions = [names[s] for s in winners(setup, rounds)] if over else []
-    last_bidder = state.order[-1]
-    forbidden = None
-    if state.turn == last_bidder:
-        forbidden = forbidden_bid(setup, state.number, [b or 0 for s, b in enumerate(state.bids) if s != last_bidder])
     tricks_in = [t for t in state.tricks if t is not None]
     mismatch = len(tricks_in) == len(names) and sum(tricks_in) != state.number
     return {
         "setup": setup, "now": state, "cards": state.number, "rounds_total": setup.rounds,
         "dealer_name": names[dealer(setup, state.number)], "turn_name": names[state.turn] if state.turn is not None
-        else None, "last_bidder": last_bidder, "forbidden": forbidden,
+        else None, "last_bidder": state.order[-1],
         "bids_total": sum(b for b in state.bids if b is not None), "tricks_total": sum(tricks_in),
         "mismatch": mismatch, "counting": secrets.reveal_at is not None and not state.bids_complete,
         "reveal_ms": epoch_ms(secrets.reveal_at), "secret": setup.bidding == SECRET,
         "standings": leaderboard(list(names), totals(setup, rounds)),
-        "champion": " & ".join(champions) if champions else None, "champions": champions,
+        "champions": champions,
         "rows": pad_rows(setup, plays), "over": over,
         "mine": state.bids[actor.seat] if actor.seat is not None else None,
         "my_tricks": state.tricks[actor.seat] if actor.seat is not None else None,
@@ -288,12 +289,9 @@ def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[
     if actor.seat is None:
         return phase
     seat = actor.seat
-    last = state.order[-1] == seat and state.turn == seat
-    made = [s for s in state.order if state.entered[s]]
-    may_change = bool(made) and made[-1] == seat and state.turn is not None
-    forbidden = (forbidden_bid(setup, state.number, [b or 0 for s, b in enumerate(state.bids) if s != seat])
-                 if last else None)
-    return (phase, state.turn == seat, may_change, forbidden, state.bids[seat], state.tricks[seat])
+    mine_now = state.turn == seat
+    may_change = state.last_made == seat and state.turn is not None
+    return (phase, mine_now, may_change, state.forbidden if mine_now else None, state.bids[seat], state.tricks[seat])
 
 
 def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, request, url_for
 from flask_babel import gettext
 
-from ... import rows, service
+from ... import kinds, rows, service
 from ...access import Actor
 from ...games import GameState
 from ...problems import N_, Problem
@@ -39,8 +39,8 @@ def _scored_round(state: GameState, number: int) -> tuple[Setup, list[dict[str, 
     """The setup and closed rounds of a Wizard game whose round `number` is scored; NotFound otherwise."""
     if state.kind != kind.NAME:
         raise service.not_found(state.public_id)
-    setup = kind.from_stored([s.name for s in state.seats], state.options or {})
-    closed = [dict(p.data) for p in state.plays if p.closed]
+    wizard = kinds.kind_of(state)
+    setup, closed = wizard.setup_of(state), wizard.played(state)
     if not 1 <= number <= len(closed):
         raise service.not_found(number)
     return setup, closed
