@@ -277,3 +277,21 @@ def test_secret_bids_show_together_when_the_count_ends(secret_table) -> None:
     pad = json.loads(clients["host"].get(f"{url}/pad.json").get_data(as_text=True))
     assert [e["points"] for e in pad["rounds"][0]["entries"]] == [30, 20, 20]
     assert pad["options"] == {"bidding": "secret", "no_even_bids": False}
+
+
+def test_a_secret_bid_stays_with_the_phone_that_made_it_when_the_seat_changes_phones(secret_table) -> None:
+    """Anne's phone is lost while her bid is hidden: whoever takes her seat sees no bid and must bid again; the
+    count that had started stops until then."""
+    app, url, clients = secret_table
+    for name, bid in (("anne", 1), ("ben", 0), ("cara", 1)):
+        assert tap(clients[name], url, 1, bid=bid)[0] == 200
+    assert "YO… HO… HO!" in table_of(clients["viewer"], url)
+    assert clients["host"].post(f"{url}/seats/0/free").status_code == 303
+    table = table_of(clients["viewer"], url)
+    assert "YO… HO… HO!" not in table and "Secret bids: 2 of 3 in" in table
+    new = join(app, url, 0)
+    page = text(new.get(url).get_data(as_text=True))
+    assert "Your bid is" not in page and "How many tricks will you win?" in page
+    assert tap(new, url, 1, bid=0)[0] == 200
+    with app.app_context():
+        assert games.secrets_for(games.load(url.rsplit("/", 1)[-1]), 1).of("bid") == {0: 0, 1: 0, 2: 1}
