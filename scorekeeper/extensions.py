@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from datetime import datetime
 from pathlib import Path
 
 from flask import Flask, request, session
@@ -14,6 +15,9 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import registry as mapper_registry
+
+from .clock import Moment
 
 # The package's folder (its migrations and translations), found here rather than imported from the package,
 # whose app factory imports this module.
@@ -21,7 +25,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 class Base(DeclarativeBase):
-    """Base class of the models."""
+    """Base class of the models: a moment is stored as UTC and read back timezone-aware (`clock.Moment`)."""
+
+    registry = mapper_registry(type_annotation_map={datetime: Moment})
 
 
 db = SQLAlchemy(model_class=Base)

@@ -19,8 +19,9 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
 
 from . import kinds
+from .clock import aware, utcnow
 from .extensions import WRITE_LOCK, db
-from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, utcnow
+from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -430,7 +431,7 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
 def locked_now(connection: Any) -> datetime:
     """The time by the clock that ends the counts, read on `connection` while it holds the game's lock."""
     if connection.dialect.name == "postgresql":
-        return connection.exec_driver_sql("SELECT clock_timestamp() AT TIME ZONE 'UTC'").scalar_one()
+        return aware(connection.exec_driver_sql("SELECT clock_timestamp() AT TIME ZONE 'UTC'").scalar_one())
     return utcnow()
 
 

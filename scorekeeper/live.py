@@ -20,8 +20,9 @@ from datetime import timedelta
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import delete, event, func, select
 
+from .clock import utcnow
 from .extensions import db
-from .models import Event, Game, Tap, utcnow
+from .models import Event, Game, Tap
 
 # One cheap indexed query per tick and process, however many screens watch.
 POLL_SECONDS = 0.025

@@ -4,12 +4,13 @@ the table keeps for their kinds, the event log. A kind with tables of its own de
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from .clock import utcnow
 from .extensions import db
 
 if TYPE_CHECKING:
@@ -17,11 +18,6 @@ if TYPE_CHECKING:
     from .extensions import Base as Model
 else:
     Model = db.Model
-
-
-def utcnow() -> datetime:
-    """The current time in UTC."""
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def new_public_id() -> str:

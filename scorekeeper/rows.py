@@ -15,9 +15,10 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 
 from . import games
+from .clock import utcnow
 from .extensions import db
 from .live import CHANGES, CHANNEL
-from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, Tap, utcnow
+from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, Tap
 
 _games, _events, _secrets, _plays, _seats, _requests, _taps = (
     cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, Tap))

@@ -27,8 +27,9 @@ from sqlalchemy.exc import IntegrityError
 
 from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
+from .clock import utcnow
 from .extensions import begin_write, db
-from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id, utcnow
+from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id
 from .problems import N_, Problem
 
 # A seat as stored, or as the pages read it.

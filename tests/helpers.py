@@ -142,8 +142,8 @@ def end_count(url: str) -> None:
     from datetime import timedelta
 
     from scorekeeper import games
+    from scorekeeper.clock import utcnow
     from scorekeeper.extensions import db
-    from scorekeeper.models import utcnow
 
     game = games.find_game(public_id(url))
     assert game is not None and game.reveal_at is not None

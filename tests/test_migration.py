@@ -53,7 +53,7 @@ def end_count(url):
     from datetime import timedelta
     from scorekeeper import games
     from scorekeeper.extensions import db
-    from scorekeeper.models import utcnow
+    from scorekeeper.clock import utcnow
     with app.app_context():
         games.find_game(url.rsplit("/", 1)[-1]).hands[0].reveal_at = utcnow() - timedelta(seconds=1)
         db.session.commit()

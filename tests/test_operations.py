@@ -19,9 +19,10 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from scorekeeper.clock import utcnow
 from scorekeeper.extensions import db
 from scorekeeper.live import LISTENER_NAME, Watcher, prune_events
-from scorekeeper.models import Event, Game, utcnow
+from scorekeeper.models import Event, Game
 from tests.helpers import Phone, new_game
 from tests.production import ProductionServer
 

@@ -14,8 +14,9 @@ from sqlalchemy.orm import selectinload
 
 from .. import bgstats, games, kinds, service, stats
 from ..access import Role
+from ..clock import utcnow
 from ..extensions import db
-from ..models import Game, utcnow
+from ..models import Game
 from . import bp
 from .labels import game_label, say
 from .rendering import download, open_page, page, see_other

@@ -15,6 +15,7 @@ from jinja2_fragments.flask import render_block
 
 from .. import games, kinds, service
 from ..access import Actor
+from ..clock import epoch_ms
 from ..problems import Problem
 from . import bp
 from .labels import say
@@ -42,9 +43,12 @@ class ShelfGame:
 
     def context(self, state: games.GameState, actor: kinds.Player) -> dict[str, Any]:
         """What the kind shows `actor` (a browser's own card), or with `kinds.Player()` the whole table."""
-        context = self.kind.context(self.setup, list(self.closed), self.draft, actor, self.secrets(state, actor))
-        # Every tap names the game or round it was drawn for: one that comes late changes nothing.
-        return {**context, "kind": self.kind, "edition": state.edition, "play_number": len(self.closed) + 1}
+        secrets = self.secrets(state, actor)
+        context = self.kind.context(self.setup, list(self.closed), self.draft, actor, secrets)
+        # Every tap names the game or round it was drawn for: one that comes late changes nothing. The moment a
+        # running count ends is the table's, made by its one clock for every game's screen.
+        return {**context, "kind": self.kind, "edition": state.edition, "play_number": len(self.closed) + 1,
+                "reveal_ms": epoch_ms(secrets.reveal_at)}
 
 
 def shelf_game(state: games.GameState) -> ShelfGame | None:

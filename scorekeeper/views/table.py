@@ -18,9 +18,9 @@ from jinja2_fragments.flask import render_block
 
 from .. import event_stream, forms, games, kinds, service
 from ..access import Actor, Credentials, Role, identify, request_of
+from ..clock import utcnow
 from ..extensions import db
 from ..live import KEEPALIVE_SECONDS, Watcher
-from ..models import utcnow
 from ..problems import Problem
 from . import bp, matches
 from .labels import say

@@ -16,8 +16,9 @@ from sqlalchemy import JSON, Enum, ForeignKey, Table, UniqueConstraint, bindpara
 from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
 
 from ... import games, rows, service
+from ...clock import utcnow
 from ...extensions import db
-from ...models import Game, utcnow
+from ...models import Game
 
 if TYPE_CHECKING:
     # Flask-SQLAlchemy makes db.Model at run time, from the declarative base it was given.

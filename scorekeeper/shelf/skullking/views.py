@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
@@ -12,6 +11,7 @@ from jinja2_fragments.flask import render_block
 
 from ... import forms, games, service
 from ...access import Actor, Role, identify
+from ...clock import epoch_ms
 from ...views.labels import problems_by_player, say
 from ...views.pushed import GamePage, PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other
@@ -33,11 +33,6 @@ def load_hand(game: games.GameState, number: int) -> HandState:
     if record is None:
         raise service.NotFound(number)
     return record
-
-
-def epoch_ms(moment: datetime | None) -> int:
-    """A stored (naive UTC) time in milliseconds since 1970, as browsers count."""
-    return int(moment.replace(tzinfo=UTC).timestamp() * 1000) if moment else 0
 
 
 # --- the shared table -------------------------------------------------------------------
@@ -73,7 +68,7 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
             fixing=[table.players[e.position] for e in record.entries
                     if e.fixing and table.players[e.position] in concerned],
             bid_again=reading.must_bid_again(seen, record),
-            reveal_ms=epoch_ms(record.reveal_at),
+            reveal_ms=epoch_ms(record.reveal_at) or 0,
         )
     # Macros take the whole view as one value.
     context["view"] = context

@@ -233,11 +233,6 @@ def _tricks(setup: Setup, state: Now, draft: dict[str, Any], seat: int, taken: i
     return Applied(draft={**draft, "tricks": {str(s): t for s, t in enumerate(tricks) if t is not None}})
 
 
-def epoch_ms(moment: Any) -> int | None:
-    """A moment in milliseconds since 1970 (UTC), as the count on every screen reads it."""
-    return None if moment is None else int(moment.timestamp() * 1000)
-
-
 def pad_rows(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each played round as the pad shows it: whether corrected, each seat's bid, tricks, points and running total."""
     rows = []
@@ -269,7 +264,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
         else None, "last_bidder": state.order[-1],
         "bids_total": sum(b for b in state.bids if b is not None), "tricks_total": sum(tricks_in),
         "mismatch": mismatch, "counting": secrets.reveal_at is not None and not state.bids_complete,
-        "reveal_ms": epoch_ms(secrets.reveal_at), "secret": setup.bidding == SECRET,
+        "secret": setup.bidding == SECRET,
         "standings": leaderboard(list(names), totals(setup, rounds)),
         "champions": champions,
         "rows": pad_rows(setup, plays), "over": over,
