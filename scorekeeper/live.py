@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 from flask import Flask, current_app, has_app_context
-from sqlalchemy import delete, event, func, select
+from sqlalchemy import delete, func, select
 
 from .clock import utcnow
 from .extensions import db
@@ -33,8 +33,6 @@ LISTENER_NAME = "scorekeeper live"
 KEEPALIVE_SECONDS = 15.0
 # After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
 RELISTEN_SECONDS = 1.0
-# Where a session lists the (game id, version) changes it is about to commit.
-CHANGES = "live_changes"
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
 EVENTS_KEPT = timedelta(hours=1)
@@ -266,22 +264,14 @@ def listen_address(app: Flask) -> str | None:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def wake_this_process(session) -> None:
-    """A change has committed: the streams of this process follow at once, without waiting for a poll."""
-    changes = session.info.pop(CHANGES, None)
+def wake_this_process(changes: list[tuple[int, int]]) -> None:
+    """Changes have committed (game id, version): the streams of this process follow at once, without waiting for
+    a poll."""
     if changes and has_app_context():
         current_app.extensions["live_watcher"].wake(changes)
 
 
-def forget_changes(session) -> None:
-    """Nothing was stored, so there is nothing to announce."""
-    session.info.pop(CHANGES, None)
-
-
 def init_app(app: Flask) -> None:
-    """Give `app` its watcher, and wake this process's streams whenever a change commits,
+    """Give `app` its watcher; every change the table stores wakes this process's streams (`wake_this_process`),
     in a request or not (the command line, a test)."""
     app.extensions["live_watcher"] = Watcher(watcher_sessions(app), listen_address(app))
-    if not event.contains(db.session, "after_commit", wake_this_process):
-        event.listen(db.session, "after_commit", wake_this_process)
-        event.listen(db.session, "after_rollback", forget_changes)

@@ -17,7 +17,7 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from . import games
 from .clock import utcnow
 from .extensions import db
-from .live import CHANGES, CHANNEL
+from .live import CHANNEL
 from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, Tap
 
 _games, _events, _secrets, _plays, _seats, _requests, _taps = (
@@ -49,15 +49,13 @@ def bump(game_id: int, version: int, **columns: Any) -> None:
 
 
 def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
-    """Log that a game reached `version` (the event every screen follows), announced to every process once the
-    transaction commits."""
+    """Log that a game reached `version` (the event every screen follows), announced to the other processes once the
+    transaction commits (this process's streams are woken by `service`, after the commit)."""
     db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
                                                             at=utcnow()))
     if db.session.get_bind().dialect.name == "postgresql":
         # Delivered when the transaction commits, to every process that listens (see live.py).
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
-    # Streams in this process hear of it once it commits (see live.py); others by NOTIFY or the log.
-    db.session.info.setdefault(CHANGES, []).append((game_id, version))
 
 
 # --- taps applied ------------------------------------------------------------------------------
@@ -118,10 +116,11 @@ def put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new:
 # --- secret entries and their count ---------------------------------------------------------
 
 
-def collect(game_id: int, play: int | None, name: str | None, reveal_at: datetime | None = None) -> None:
-    """The secret entries the table collects now (`name` of `play`), and when they show; None: none."""
+def collect(game_id: int, play: int, name: str) -> None:
+    """A new game's table collects the secret entries `name` of `play` (a change sets its count with its version:
+    `service.collect_secrets`)."""
     db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(
-        count_play=play, count_name=name, reveal_at=reveal_at))
+        count_play=play, count_name=name, reveal_at=None))
 
 
 def put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: bool) -> None:
@@ -134,9 +133,9 @@ def put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: b
                                               _secrets.c.seat == seat, _secrets.c.name == name).values(value=value))
 
 
-def drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -> int:
-    """Forget the secret entries `name` of `play` (of one seat, or all); how many there were."""
+def drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -> None:
+    """Forget the secret entries `name` of `play` (of one seat, or all)."""
     where = [_secrets.c.game_id == game_id, _secrets.c.play == play, _secrets.c.name == name]
     if seat is not None:
         where.append(_secrets.c.seat == seat)
-    return int(db.session.connection().execute(delete(_secrets).where(*where)).rowcount)
+    db.session.connection().execute(delete(_secrets).where(*where))

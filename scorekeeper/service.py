@@ -1,11 +1,13 @@
-"""Every change a table can make, one function each, and the transaction every kind's changes go through.
+"""Every change a table can make, one function each, and the transaction every game's changes go through.
 
 Each change takes plain values and the acting browser's credentials, checks access and the
 rules, writes, bumps the game's version and logs the event, all in one transaction; it
 answers with an `Outcome` (what happened, or the problems, with nothing stored) or raises
-`NotFound` / `NotAllowed`. A kind's own changes use the same public steps (`locked`, then
-`refuse` / `deny` / `stale`, or its writes and `commit`; `enter_secret` for a secret entry).
-Nothing else in the app writes a game.
+`NotFound` / `NotAllowed`. The transaction is an object in sight, `Write`: `locked` begins it
+(the game's row locked, the game read as plain values, the lock's moment, the request's tap),
+a game's decision (`change`'s `apply`, `play`'s rules) reads its plain values and writes its
+rows, and `commit` takes it (the version with the game's own columns, the event, the tap), or
+`refuse` / `deny` / `stale` store nothing. Nothing else in the app writes a game.
 
 Every write is applied once per tap (`Credentials.tap`, made on the phone): the tap is stored
 with the change it made, in its transaction, and a repeat (a retry after a lost answer) gets the
@@ -17,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -25,7 +27,7 @@ from typing import Any, ParamSpec, TypeVar
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from . import games, kinds, rows
+from . import games, kinds, live, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .clock import utcnow
 from .extensions import begin_write, db
@@ -65,10 +67,45 @@ class Outcome:
         return not self.problems
 
 
+# --- a change under way --------------------------------------------------------------------
+
+
+@dataclass
+class Write:
+    """A change under way, from `locked` (or a new game's start) to `commit` or `refuse`: all it carries, in sight.
+
+    `game` is the game locked and read as plain values (None for a new game, stored through its
+    records); `now` the lock's moment by the deciding clock; `tap` the request's tap, stored with
+    the change; `columns` what the change sets of the game's own row (its count, its deletion),
+    written with the version in one statement; `announced` the (game, version) pairs this
+    process's streams hear of once it commits.
+    """
+
+    game: games.GameState | None = None
+    now: datetime | None = None
+    tap: str | None = None
+    columns: dict[str, Any] = field(default_factory=dict)
+    announced: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def locked(self) -> games.GameState:
+        """The game this change holds the lock of."""
+        assert self.game is not None, "a new game holds no lock"
+        return self.game
+
+    @property
+    def lock_time(self) -> datetime:
+        """When the lock was granted, by the deciding clock."""
+        assert self.now is not None, "a new game holds no lock"
+        return self.now
+
+    def set_columns(self, **columns: Any) -> None:
+        """Columns of the game's own row this change sets, written with its version."""
+        self.columns.update(columns)
+
+
 # --- taps: every write applied once ---------------------------------------------------------
 
-# Where the change under way keeps the tap it carries, stored by `commit` with it.
-TAP = "tap"
 Params = ParamSpec("Params")
 
 
@@ -103,22 +140,23 @@ def _first_answer(found: tuple[str, str | None], tap: str) -> Repeated:
     return Repeated(Outcome(public_id, secret=_tap_stream(bytes.fromhex(stored), tap).decode() if stored else None))
 
 
-def _check_tap(credentials: Credentials | None) -> None:
-    """Repeated with its first answer if this request's tap was applied already; else the tap is kept for `commit`."""
+def _check_tap(credentials: Credentials | None) -> str | None:
+    """Repeated with its first answer if this request's tap was applied already; else the tap, to store with the
+    change (`commit`)."""
     tap = credentials.tap if credentials is not None else None
     if not tap:
-        return
+        return None
     found = rows.tap_answer(tap_key(tap))
     if found is not None:
         _rollback()
         raise _first_answer(found, tap)
-    db.session.info[TAP] = tap
+    return tap
 
 
-def _keep_tap(game_id: int, public_id: str, secret: str | None) -> None:
+def _keep_tap(write: Write, game_id: int, public_id: str, secret: str | None) -> None:
     """Store the tap of the change under way with it: a second request with the same tap that raced this one
     (both checked before either stored) gets the answer of the one stored first."""
-    tap = db.session.info.pop(TAP, None)
+    tap = write.tap
     if tap is None:
         return
     try:
@@ -143,13 +181,10 @@ def once(write: Callable[Params, Outcome]) -> Callable[Params, Outcome]:
     return applied_once
 
 
-LOCKED_AT = "locked_at"
-
-
-def locked(public_id: str, credentials: Credentials | None = None, deleted: bool = False) -> games.GameState:
-    """The game as plain values, its row locked for writing until this transaction ends, or NotFound (a game its
-    host deleted only when asked for, to undo it); Repeated if the request's tap (`credentials.tap`) was applied
-    already.
+def locked(public_id: str, credentials: Credentials | None = None, deleted: bool = False) -> Write:
+    """A change of the game begins: its row locked for writing until this transaction ends, the game read as plain
+    values, the lock's moment; or NotFound (a game its host deleted only when asked for, to undo it); Repeated if
+    the request's tap (`credentials.tap`) was applied already.
 
     Where a count stands is fixed by the deciding clock read under the lock, so a count that has
     ended for any screen has ended for this change too (see "the end of a count" in games.py).
@@ -165,33 +200,18 @@ def locked(public_id: str, credentials: Credentials | None = None, deleted: bool
         _rollback()
         raise NotFound(public_id)
     # Under the lock, so a repeat sent while the first was on its way waits for it and finds it stored.
-    _check_tap(credentials)
-    now = db.session.info[LOCKED_AT] = games.locked_now(db.session.connection())
-    db.session.info[GAME_COLUMNS] = {}
-    return game.at(now)
+    tap = _check_tap(credentials)
+    now = games.locked_now(db.session.connection())
+    return Write(game.at(now), now, tap)
 
 
-# Where a change keeps what it changes of the game's own row (its count), written with the version in one statement.
-GAME_COLUMNS = "game_columns"
-
-
-def _change_game(**columns: Any) -> None:
-    """Columns of the game's own row the change under way sets, written with its version."""
-    db.session.info[GAME_COLUMNS].update(columns)
-
-
-def locked_by(public_id: str, credentials: Credentials) -> tuple[games.GameState, Actor]:
+def locked_by(public_id: str, credentials: Credentials) -> tuple[Write, Actor]:
     """The game locked and read as plain values (`locked`), and who the acting browser is at it."""
-    game = locked(public_id, credentials)
-    return game, identify(game, credentials)
+    write = locked(public_id, credentials)
+    return write, identify(write.locked, credentials)
 
 
-def lock_time() -> datetime:
-    """When the lock of the change under way was granted, by the deciding clock."""
-    return db.session.info[LOCKED_AT]
-
-
-def enter_secret(game: games.GameState, play: int, seat: int, name: str, value: Any, count_seconds: float) -> bool:
+def enter_secret(write: Write, play: int, seat: int, name: str, value: Any, count_seconds: float) -> bool:
     """A seat's secret entry (a bid, a cannon's load), seen by its own phone alone, of the entries the table collects
     now (`name` of `play`): once every seat's is in, the YO-HO-HO count starts, again after any change, from the
     lock's moment, and they all show when it ends, by the clock of `games.as_it_stands`. Whether the count runs.
@@ -199,45 +219,41 @@ def enter_secret(game: games.GameState, play: int, seat: int, name: str, value: 
     The kind has checked that these entries may still change (not shown yet); whatever the value, the version
     moves by one, so nothing another screen can see depends on a hidden entry.
     """
+    game = write.locked
     entered = game.secrets_of(play, name)
     rows.put_secret(game.id, play, seat, name, value, new=seat not in entered)
     all_in = set(entered) | {seat} >= set(range(len(game.seats)))
-    count = games.Count(play, name, lock_time() + timedelta(seconds=count_seconds) if all_in else None)
+    count = games.Count(play, name, write.lock_time + timedelta(seconds=count_seconds) if all_in else None)
     if count != game.count:
-        _change_game(count_play=count.play, count_name=count.name, reveal_at=count.reveal_at)
+        write.set_columns(count_play=count.play, count_name=count.name, reveal_at=count.reveal_at)
     return all_in
 
 
-def collect_secrets(game_id: int, play: int, name: str, forget: bool = False) -> None:
+def collect_secrets(write: Write, play: int, name: str, forget: bool = False) -> None:
     """The table collects the secret entries `name` of `play` from now on (`forget`: those entered before are
-    forgotten). Written with the version by the change under way, or at once for a new game."""
+    forgotten), written with the version by the change under way."""
     if forget:
-        rows.drop_secrets(game_id, play, name)
-    pending = db.session.info.get(GAME_COLUMNS)
-    if pending is None:
-        rows.collect(game_id, play, name)
-    else:
-        pending.update(count_play=play, count_name=name, reveal_at=None)
+        rows.drop_secrets(write.locked.id, play, name)
+    write.set_columns(count_play=play, count_name=name, reveal_at=None)
 
 
-def _forget_secret(game: games.GameState, seat: int) -> tuple[str, int | None]:
+def _forget_secret(write: Write, seat: int) -> tuple[str, int | None]:
     """A seat changing phones loses its secret entry still hidden: it belongs to the phone that made it. A count
     running stops until that seat enters again. The event to log, and its play: a cleared entry is logged as such,
     so the table can see who must enter again (that a player had entered is no secret)."""
+    game = write.locked
     count = game.count
     if count is None or count.over or seat not in game.secrets_of(count.play, count.name):
         return "seat", None
     rows.drop_secrets(game.id, count.play, count.name, seat)
     if count.reveal_at is not None:
-        _change_game(reveal_at=None)
+        write.set_columns(reveal_at=None)
     return f"{games.CLEARED}{count.name} {seat}", count.play
 
 
 def _rollback() -> None:
     """Nothing of the change under way is stored (nor its tap: a repeat is tried afresh)."""
     db.session.rollback()
-    db.session.info.pop(GAME_COLUMNS, None)
-    db.session.info.pop(TAP, None)
 
 
 def refuse(game: games.AnyGame, *problems: Problem) -> Outcome:
@@ -264,12 +280,11 @@ def not_found(what: object) -> NotFound:
     return NotFound(what)
 
 
-def _commit(game: Game, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
-    """Log one change of `game`, so every screen follows, and store it with its tap."""
-    _log(game, kind, hand)
-    public_id = game.public_id  # read now: after the commit it would be loaded again
-    _keep_tap(game.id, public_id, secret)
+def _store(write: Write, game_id: int, public_id: str, secret: str | None) -> Outcome:
+    """Store the change under way with its tap, in one transaction; then this process's streams hear of it."""
+    _keep_tap(write, game_id, public_id, secret)
     db.session.commit()
+    live.wake_this_process(write.announced)
     return Outcome(public_id, secret=secret)
 
 
@@ -295,17 +310,17 @@ def refused(*problems: Problem) -> Change:
 
 
 @once
-def change(public_id: str, credentials: Credentials, apply: Callable[[games.GameState, Actor], Change]) -> Outcome:
-    """A kind's change, the table's one way: the game locked and read as plain values, the acting browser found,
-    `apply` (the kind's check and writes, which may raise `deny()` or `not_found()`), then the event logged and
-    all of it stored in one transaction, or nothing stored."""
-    game, actor = locked_by(public_id, credentials)
-    done = apply(game, actor)
+def change(public_id: str, credentials: Credentials, apply: Callable[[Write, Actor], Change]) -> Outcome:
+    """A kind's change, the table's one way: the game locked and read as plain values (`Write.game`), the acting
+    browser found, `apply` (the kind's check and writes, which may raise `deny()` or `not_found()`), then the event
+    logged and all of it stored in one transaction, or nothing stored."""
+    write, actor = locked_by(public_id, credentials)
+    done = apply(write, actor)
     if done.stale:
-        return stale(game)
+        return stale(write.locked)
     if done.problems:
-        return refuse(game, *done.problems)
-    return commit(game, done.event, done.play)
+        return refuse(write.locked, *done.problems)
+    return commit(write, done.event, done.play)
 
 
 def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
@@ -313,23 +328,28 @@ def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
     return Outcome(public_id, problems=tuple(problems))
 
 
-def commit(game: games.GameState, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
-    """Log one change of a game locked by `locked` (its rows written already), and store it with its tap; `secret`:
-    what the change hands the acting browser (a seat's secret)."""
+def commit(write: Write, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
+    """Store the change of the locked game (its rows written already): its version bumped with the columns it set,
+    the event logged, its tap kept, in one transaction; `secret`: what it hands the acting browser (a seat's)."""
+    game = write.locked
     version = game.version + 1
-    rows.bump(game.id, version, **(db.session.info.pop(GAME_COLUMNS, None) or {}))
-    rows.announce(game.id, version, kind, hand)
-    _keep_tap(game.id, game.public_id, secret)
-    db.session.commit()
-    return Outcome(game.public_id, secret=secret)
+    rows.bump(game.id, version, **write.columns)
+    _announce(write, game.id, version, kind, hand)
+    return _store(write, game.id, game.public_id, secret)
 
 
-def _log(game: Game, kind: str, hand: int | None = None) -> None:
-    """Bump `game`'s version and log the event, announced to every process once the transaction commits."""
+def _announce(write: Write, game_id: int, version: int, kind: str, hand: int | None) -> None:
+    """Log that a game reached `version`: every process hears of it once the change commits."""
+    rows.announce(game_id, version, kind, hand)
+    write.announced.append((game_id, version))
+
+
+def _log(write: Write, game: Game, kind: str, hand: int | None = None) -> None:
+    """Bump a game record's version (a new game, or the earlier game a new one follows) and log the event."""
     game.version = (game.version or 0) + 1
     if game.id is None:
         db.session.flush()
-    rows.announce(game.id, game.version, kind, hand)
+    _announce(write, game.id, game.version, kind, hand)
 
 
 # --- new games ------------------------------------------------------------------------
@@ -362,7 +382,7 @@ def _earlier(credentials: Credentials | None, after: str | None) -> Game | None:
     return earlier
 
 
-def _follow(earlier: Game | None, game: Game) -> None:
+def _follow(write: Write, earlier: Game | None, game: Game) -> None:
     """The phones of the earlier game follow into `game`, each to the seat with its player's name.
 
     The seat keeps the phone's secret, so only that phone plays it; the earlier game names the
@@ -375,7 +395,7 @@ def _follow(earlier: Game | None, game: Game) -> None:
     for seat in game.seats:
         seat.token_hash = held.get(seat.name)
     earlier.next_game = game.public_id
-    _log(earlier, "next-game")
+    _log(write, earlier, "next-game")
 
 
 @once
@@ -388,17 +408,18 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     (for their statistics); its host alone may say so.
     """
     begin_write()
-    _check_tap(credentials)
+    write = Write(tap=_check_tap(credentials))
     earlier = _earlier(credentials, after)
     players, columns = kind.columns(setup)
     game = _seated_game(players, earlier.crew if earlier else None, kind=kind.NAME, **columns)
-    _follow(earlier, game)
+    _follow(write, earlier, game)
     kind.start(game, setup, plays)
     if kind.finished(setup, plays):
         game.finished_at = game.finished_at or utcnow()
         # What its crew's statistics read.
         game.summary = kind.summary(setup, list(plays))
-    return _commit(game, "import" if plays else "create", secret=game.host_token)
+    _log(write, game, "import" if plays else "create")
+    return _store(write, game.id, game.public_id, game.host_token)
 
 
 @once
@@ -410,7 +431,8 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     closed (a late or repeated tap) changes nothing rather than land in the next one. A secret
     entry (`Applied.secret`) is the table's, revealed with the others after `count_seconds`.
     """
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     kind = kinds.registered()[game.kind]
     rules = kind.played_rules
     if rules is None:
@@ -435,7 +457,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
         if count is not None and (count.play, count.name) == (number, name) and count.over:
             # Shown already (the count ended, by the deciding clock, before this tap was taken): nothing changes.
             return stale(game)
-        enter_secret(game, number, seat, name, value, count_seconds)
+        enter_secret(write, number, seat, name, value, count_seconds)
     entries = applied.closed if applied.closed is not None else applied.draft
     if entries is not None:
         rows.put_play(game.id, number, entries, applied.closed is not None, new=open_play is None)
@@ -445,14 +467,14 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
             # What its crew's statistics read.
             rows.finish(game.id, utcnow(), kind.summary(setup, played))
         elif kind.SECRETS:
-            collect_secrets(game.id, number + 1, kind.SECRETS[0])
-    return commit(game, "play", number)
+            collect_secrets(write, number + 1, kind.SECRETS[0])
+    return commit(write, "play", number)
 
 
 @once
 def rematch(public_id: str, credentials: Credentials) -> Outcome:
     """The host starts the same game again with the same players (in Skull King the next player deals first)."""
-    game = locked(public_id, credentials)
+    game = locked(public_id, credentials).locked
     if not identify(game, credentials).is_host:
         raise deny()
     kind = kinds.kind_of(game)
@@ -470,27 +492,29 @@ UNDO_SECONDS = 600
 @once
 def delete_game(public_id: str, credentials: Credentials) -> Outcome:
     """The host deletes a finished game: gone from every page and statistic, undone within a short time."""
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     if not identify(game, credentials).is_host:
         raise deny()
     if game.finished_at is None:
         return refuse(game, Problem(N_("Only a finished game can be deleted.")))
-    _change_game(deleted_at=utcnow())
+    write.set_columns(deleted_at=utcnow())
     # Removed for good with everything that is theirs (the database's cascades).
     db.session.execute(delete(Game).where(Game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS)))
-    return commit(game, "delete")
+    return commit(write, "delete")
 
 
 @once
 def restore_game(public_id: str, credentials: Credentials) -> Outcome:
     """The host takes back a deletion, while it can still be undone."""
-    game = locked(public_id, credentials, deleted=True)
+    write = locked(public_id, credentials, deleted=True)
+    game = write.locked
     if game.deleted_at is None or game.deleted_at < utcnow() - timedelta(seconds=UNDO_SECONDS):
         raise not_found(public_id)
     if not identify(game, credentials).is_host:
         raise deny()
-    _change_game(deleted_at=None)
-    return commit(game, "restore")
+    write.set_columns(deleted_at=None)
+    return commit(write, "restore")
 
 
 # --- seats ----------------------------------------------------------------------------
@@ -540,7 +564,8 @@ def _already_seated(game: games.GameState, actor: Actor) -> Outcome | None:
 @once
 def join(public_id: str, credentials: Credentials, position: int | None) -> Outcome:
     """Claim a free seat for this phone; the secret is the seat's, kept by the phone."""
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     seat = seat_at(game.seats, position)
     if seat is None:
         return refuse(game, Problem(N_("Pick your name from the list.")))
@@ -554,8 +579,8 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
     token = secrets.token_urlsafe(32)
     rows.set_seat(game.id, seat.position, token_hash(token))
     _drop_requests(game, credentials)
-    kind, number = _forget_secret(game, seat.position)
-    return commit(game, kind, number, secret=token)
+    kind, number = _forget_secret(write, seat.position)
+    return commit(write, kind, number, secret=token)
 
 
 # A host's card lists this many phones asking for one seat at most: a flood of strangers stops there.
@@ -583,7 +608,8 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     a few a minute per browser and address (`buckets`), or TooManyTries.
     """
     count_try(buckets)
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     seat = seat_at(game.seats, position)
     if seat is None:
         return refuse(game, Problem(N_("Pick your name from the list.")))
@@ -603,7 +629,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
     taken = {r.code for r in waiting}
     code = next(c for c in iter(lambda: f"{secrets.randbelow(90) + 10}", None) if c not in taken)
     rows.add_request(game.id, seat.position, token_hash(token), code)
-    return commit(game, "ask", secret=token)
+    return commit(write, "ask", secret=token)
 
 
 def _request_for_host(game: games.GameState, credentials: Credentials, request_id: int) -> games.RequestState | None:
@@ -617,45 +643,48 @@ def _request_for_host(game: games.GameState, credentials: Credentials, request_i
 def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
     """The host lets in the one asking phone whose code they picked; the old phone loses the seat,
     and the other phones asking for it are turned away (and told)."""
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     request = _request_for_host(game, credentials, request_id)
     if request is None:
         return stale(game)
     rows.set_seat(game.id, request.position, request.token_hash)
     rows.drop_requests([request.id])
     rows.turn_away([r.id for r in game.requests if r.position == request.position and r.id != request.id])
-    kind, number = _forget_secret(game, request.position)
-    return commit(game, kind, number)
+    kind, number = _forget_secret(write, request.position)
+    return commit(write, kind, number)
 
 
 @once
 def turn_away(public_id: str, credentials: Credentials, request_id: int) -> Outcome:
     """The host says no to a phone asking for a seat (a mistaken name, a stranger with the link); it is told."""
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     request = _request_for_host(game, credentials, request_id)
     if request is None:
         return stale(game)
     rows.turn_away([request.id])
-    return commit(game, "seat")
+    return commit(write, "seat")
 
 
 @once
 def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcome:
     """The host frees a seat, so another phone (or the host) can play it."""
-    game = locked(public_id, credentials)
+    write = locked(public_id, credentials)
+    game = write.locked
     if not identify(game, credentials).is_host:
         raise deny()
     if seat_at(game.seats, position) is None:
         raise not_found(position)
     rows.set_seat(game.id, position, None)
-    kind, number = _forget_secret(game, position)
-    return commit(game, kind, number)
+    kind, number = _forget_secret(write, position)
+    return commit(write, kind, number)
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "Repeated", "TooManyTries", "once", "tap_key",
            "MOVED_ON", "STALE", "Change", "ask_for_seat", "change", "collect_secrets", "commit", "refusal", "refused",
            "count_try",
            "create", "deny", "enter_secret", "locked",
-           "lock_time", "not_found", "refuse", "seat_at", "stale",
+           "Write", "not_found", "refuse", "seat_at", "stale",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
            "play", "rematch", "restore_game", "turn_away"]

@@ -164,3 +164,27 @@ def test_the_docs_point_only_to_what_the_repository_holds() -> None:
             if not (root / named).exists() and not (document.parent / named).exists():
                 missing.append(f"{document.name}: {named}")
     assert missing == []
+
+
+def python_sources(folder: Path) -> dict[Path, str]:
+    """Every Python source under `folder`, by path."""
+    return {path: path.read_text(encoding="utf-8") for path in folder.rglob("*.py")}
+
+
+def test_nothing_travels_in_the_session_beside_a_change() -> None:
+    """A change carries what it is in an object in sight (`service.Write`): no module keeps the tap, the lock's
+    moment, the game's columns or the changes to announce in the database session's `info`."""
+    found = [str(path.relative_to(ROOT)) for path, text in python_sources(PACKAGE).items()
+             if re.search(r"session(\(\))?\.info\b", text)]
+    assert found == []
+
+
+def test_one_change_path_every_write_of_a_game_commits_through() -> None:
+    """Only the table's service commits a change of a game; a game's package decides and writes its rows, never
+    commits; the table's views call the service."""
+    commits = sorted(str(path.relative_to(ROOT)) for path, text in python_sources(PACKAGE).items()
+                     if "session.commit()" in text and "migrations" not in path.parts)
+    # The service (changes), the live layer's own upkeep (pruning its log) and the rate limiter's counted tries.
+    assert commits == ["scorekeeper/live.py", "scorekeeper/service.py"]
+    for path, text in python_sources(PACKAGE / "shelf").items():
+        assert "commit(" not in text.replace("service.commit(", ""), path

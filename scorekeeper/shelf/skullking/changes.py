@@ -1,11 +1,11 @@
 """Skull King's changes, one function each: bids and cannons loaded in secret, cards dealt, results, tricks
 claimed, corrections.
 
-Each is run by the table's one write path (`service.change`): it gets the game locked and read
-as plain values and the acting browser, checks access and the rules, writes its rows
-(`storage`) and hands its secret entries to the table (`service.enter_secret`), and says
-what happened (`Change`); the table then logs the event and stores it all in one
-transaction, or stores nothing.
+Each is run by the table's one write path (`service.change`): it gets the change under way
+(`service.Write`: the game locked and read as plain values) and the acting browser, checks
+access and the rules, writes its rows (`storage`) and hands its secret entries to the table
+(`service.enter_secret`), and says what happened (`Change`); the table then logs the event and
+stores it all in one transaction, or stores nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from enum import StrEnum
 
 from ... import games, rows, service
 from ...access import Actor, Role
-from ...service import STALE, Change, deny, refused
+from ...clock import utcnow
+from ...service import STALE, Change, Write, deny, refused
 from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
@@ -82,7 +83,7 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
     return target.position if target is not None else None
 
 
-def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None,
+def place_bid(write: Write, actor: Actor, number: int, seat: int | None, bid: int | None,
               count_seconds: float) -> Change:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
@@ -90,6 +91,7 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     it again and moves the version by one, whatever the value, so nothing another screen
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
+    game = write.locked
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.phase.is_secret:
@@ -99,7 +101,7 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     if bid is None or not 0 <= bid <= record.cards:
         return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
                                     number, (game.seats[seat].name,)))
-    counting = service.enter_secret(game, number, seat, BID, bid, count_seconds)
+    counting = service.enter_secret(write, number, seat, BID, bid, count_seconds)
     if counting:
         # Ready for the results the moment the count ends, with no write needed then.
         ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False)
@@ -109,7 +111,7 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     return Change("count" if counting else "bid", number)
 
 
-def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None,
+def load_cannon(write: Write, actor: Actor, number: int, seat: int | None, shot: str | None,
                 count_seconds: float) -> Change:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
@@ -117,6 +119,7 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
     only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
     stay as they are. As with bids, every load moves the version by one, whatever it is.
     """
+    game = write.locked
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.cannons:
@@ -131,16 +134,17 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
     if shot not in rules.SHOTS:
         return refused(Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
                                     players=(game.seats[seat].name,)))
-    firing = service.enter_secret(game, number, seat, SHOT, shot, count_seconds)
+    firing = service.enter_secret(write, number, seat, SHOT, shot, count_seconds)
     if record.stored_phase != Phase.LOADING:
         storage.write_hand(record.row(), replace(record, stored_phase=Phase.LOADING).row())
     return Change("fire" if firing else "load", number)
 
 
-def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | None) -> Change:
+def change_cards(write: Write, actor: Actor, number: int, cards: int | None) -> Change:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         raise deny()
+    game = write.locked
     record = _hand(game, number)
     table = reading.table_of(game)
     cap = rules.max_cards(table.ruleset, len(table.players))
@@ -153,7 +157,7 @@ def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | 
     storage.write_hand(record.row(), replace(record, cards=cards).row())
     # A new deal means new cards: everyone bids again, and the count waits for them. (Clearing only the bids
     # that no longer fit would tell the table which players had bid high.)
-    service.collect_secrets(game.id, number, BID, forget=True)
+    service.collect_secrets(write, number, BID, forget=True)
     return Change("cards", number)
 
 
@@ -231,7 +235,7 @@ def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandS
     return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
 
 
-def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Change:
+def record_results(write: Write, actor: Actor, number: int, results: Results) -> Change:
     """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -239,6 +243,7 @@ def record_results(game: games.GameState, actor: Actor, number: int, results: Re
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
+    game = write.locked
     record = _hand(game, number)
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
         raise deny()
@@ -283,18 +288,19 @@ def record_results(game: games.GameState, actor: Actor, number: int, results: Re
     after, clashes = (after, []) if closing else _settle(game, after, editing)
     everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
-        return _close_hand(game, table, record, after, hand)
+        return _close_hand(write, table, record, after, hand)
     _store(game, record, after)
     return Change("result", number)
 
 
-def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Change:
+def claim_trick(write: Write, actor: Actor, number: int, lead: int, cards: str) -> Change:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
+    game = write.locked
     record = _hand(game, number)
     if actor.role == Role.VIEWER:
         raise deny()
@@ -335,11 +341,12 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     return Change("result", number)
 
 
-def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Change:
+def correct_hand(write: Write, actor: Actor, number: int, hand: Hand) -> Change:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
         raise deny()
+    game = write.locked
     record = _hand(game, number)
     if record.phase != Phase.SCORED:
         return STALE
@@ -365,11 +372,16 @@ def _with_entry(record: HandState, entry: EntryState) -> HandState:
     return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
 
 
-def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState,
-                hand: Hand) -> Change:
-    """Store a scored hand (its rules' values `hand`) and open the next one, or finish the game if none is left."""
+def _close_hand(write: Write, table: Table, before: HandState, after: HandState, hand: Hand) -> Change:
+    """Store a scored hand (its rules' values `hand`) and open the next one, its bids collected in secret by the
+    table, or finish the game if none is left."""
+    game = write.locked
     _store(game, before, replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED))
     number = len(reading.hands(game)) + 1
-    storage.open_or_finish(game.id, number, hands.cards_of_hand(table, number), table.options.cannonball,
-                           len(game.seats), lambda: _summary(game, table, hand, after.number))
+    cards = hands.cards_of_hand(table, number)
+    if cards is None:
+        rows.finish(game.id, utcnow(), _summary(game, table, hand, after.number))
+    else:
+        storage.open_hand(game.id, number, cards, table.options.cannonball, len(game.seats))
+        service.collect_secrets(write, number, BID)
     return Change("score", after.number)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import rows, service
+from ... import rows
 from ...extensions import db
 from ...models import Game
 from . import rules
@@ -50,8 +50,9 @@ def store_hands(game: Game, table: Table, hands: list[Hand]) -> None:
                     hand.lost_tricks)
         if phase == Phase.LOADING:
             # The loads the file has are in; the others are collected in secret.
-            service.collect_secrets(game.id, number, SHOT)
+            rows.collect(game.id, number, SHOT)
     cards = cards_of_hand(table, len(hands) + 1)
     # A game the file ends is finished by the table (`service.create`).
     if all(hand.finished for hand in hands) and cards is not None:
         open_hand(game.id, len(hands) + 1, cards, cannons, len(game.seats))
+        rows.collect(game.id, len(hands) + 1, BID)

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import JSON, Enum, ForeignKey, Table, UniqueConstraint, bindparam, false, insert, select, update
 from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
 
-from ... import games, rows, service
-from ...clock import utcnow
+from ... import games
 from ...extensions import db
 from ...models import Game
 
@@ -225,17 +224,6 @@ def insert_hand(game_id: int, number: int, cards: int, cannons: bool, stored_pha
     return hand_id
 
 
-def open_or_finish(game_id: int, number: int, cards: int | None, cannons: bool, seats: int,
-                   summary: Any) -> None:
-    """After a hand: hand `number` opens to be bid (its bids collected in secret by the table), or, with no cards
-    left to deal (`cards` None), the game is over and leaves `summary()` for its crew's statistics."""
-    if cards is None:
-        rows.finish(game_id, utcnow(), summary())
-    else:
-        open_hand(game_id, number, cards, cannons, seats)
-
-
 def open_hand(game_id: int, number: int, cards: int, cannons: bool, seats: int) -> None:
-    """Hand `number` opens, an empty entry per seat, and the table collects its bids in secret."""
+    """Hand `number` opens to be bid, an empty entry per seat (its bids are the table's secret entries)."""
     insert_hand(game_id, number, cards, cannons, Phase.BIDDING, [EntryRow(position) for position in range(seats)])
-    service.collect_secrets(game_id, number, BID)

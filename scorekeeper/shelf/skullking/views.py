@@ -204,7 +204,7 @@ def bid(public_id: str, number: int):
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     value, seconds = forms.whole_number(request.form, "bid", parsed), count_seconds()
     outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
-        public_id, creds, lambda game, actor: changes.place_bid(game, actor, number, seat, value, seconds))
+        public_id, creds, lambda write, actor: changes.place_bid(write, actor, number, seat, value, seconds))
     return after(outcome)
 
 
@@ -215,7 +215,7 @@ def load(public_id: str, number: int):
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     shot, seconds = request.form.get("shot"), count_seconds()
     outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
-        public_id, creds, lambda game, actor: changes.load_cannon(game, actor, number, seat, shot, seconds))
+        public_id, creds, lambda write, actor: changes.load_cannon(write, actor, number, seat, shot, seconds))
     return after(outcome)
 
 
@@ -225,7 +225,7 @@ def deal(public_id: str, number: int):
     creds, parsed = credentials(public_id), forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
     outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
-        public_id, creds, lambda game, actor: changes.change_cards(game, actor, number, cards))
+        public_id, creds, lambda write, actor: changes.change_cards(write, actor, number, cards))
     return after(outcome)
 
 
@@ -263,7 +263,7 @@ def hand(public_id: str, number: int):
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
     results = Results(intent, parsed.reports, parsed.lost_tricks)
     outcome = service.change(public_id, credentials(public_id),
-                             lambda game, actor: changes.record_results(game, actor, number, results))
+                             lambda write, actor: changes.record_results(write, actor, number, results))
     if outcome.stale and intent == Intent.DRAFT:
         # A late autosave for a hand that has moved on: nothing to keep. (Any other tap that came after the hand
         # closed is answered by `after`, as every change's is: nothing applied, in words.)
@@ -284,7 +284,7 @@ def correct(game: games.GameState, record: HandState, table: rules.Table):
     if parsed.hand is not None:
         hand = parsed.hand
         outcome = service.change(public_id, credentials(public_id),
-                                 lambda game, actor: changes.correct_hand(game, actor, record.number, hand))
+                                 lambda write, actor: changes.correct_hand(write, actor, record.number, hand))
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:

@@ -49,9 +49,10 @@ def _scored_round(state: GameState, number: int) -> tuple[Setup, list[dict[str, 
 def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> service.Outcome:
     """The host's correction of scored round `number`: checked as a whole, stored, later totals follow; a finished
     game's statistics too."""
-    def apply(game: GameState, actor: Actor) -> service.Change:
+    def apply(write: service.Write, actor: Actor) -> service.Change:
         if not actor.is_host:
             raise service.deny()
+        game = write.locked
         setup, closed = _scored_round(game, number)
         corrected = Round(number, tuple(bids), tuple(tricks))
         problems = round_problems(setup, corrected)
