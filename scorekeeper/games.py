@@ -1,7 +1,7 @@
 """Games in the database as plain values, kept per version; what a screen may see of them, and when a count ends.
 
-Reading only; every change goes through `service`. A kind reads its plays through its own rules,
-and its own tables (if it keeps any) through `GameKind.read_own`.
+Reading only; every change goes through `service`. The table keeps every game's plays and secret
+entries in its own rows; a game reads its plays through its own rules.
 """
 
 from __future__ import annotations
@@ -138,14 +138,11 @@ class GameState:
     finished_at: datetime | None
     first_dealer: int
     seats: tuple[SeatState, ...]
-    # What its kind keeps in tables of its own, read by the kind (`GameKind.read_own`; none when the table keeps
-    # its plays).
-    own: tuple[Any, ...] = ()
     # New phones asking for seats, oldest first (answered ones only while turned away).
     requests: tuple[RequestState, ...] = ()
     # The game its host started next with these players: the phones follow there.
     next_game: str | None = None
-    # Its plays, when the table keeps them (none for a kind that keeps its own).
+    # Its plays (hands, rounds, games of a match), in order, as the table keeps them for every game.
     plays: tuple[PlayState, ...] = ()
     # Its secret entries, all of them (`as_seen_by` decides who sees which), and the count that reveals them.
     secrets: tuple[SecretState, ...] = ()
@@ -194,7 +191,7 @@ class MovedOn(Exception):
 
 
 def read_state(game_id: int) -> GameState | None:
-    """Read one game into plain values at one version: game with seats, its plays or its kind's own tables, its
+    """Read one game into plain values at one version: game with seats, its plays, its
     secret entries, its seat requests."""
     for _ in range(5):
         try:
@@ -246,10 +243,7 @@ def _read_game_once(game_id: int) -> GameState | None:
         return None
     first = seat_rows[0]
     kind = kinds.registered()[first.kind]
-    # A game's plays are the table's rows or its kind's own tables, never both: only those are read.
-    keeps_plays = kind.played_rules is not None
-    own = () if keeps_plays else kind.read_own(connection, game_id, first.version)
-    plays = _plays_of(connection, game_id, first.version) if keeps_plays else ()
+    plays = _plays_of(connection, game_id, first.version)
     count = Count(first.count_play, first.count_name, first.reveal_at) if first.count_name is not None else None
     secrets: tuple[SecretState, ...] = ()
     if kind.SECRETS:
@@ -260,7 +254,7 @@ def _read_game_once(game_id: int) -> GameState | None:
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
                      first.version, first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     own, requests, first.next_game, plays, secrets, count, _cleared(connection, game_id, count),
+                     requests, first.next_game, plays, secrets, count, _cleared(connection, game_id, count),
                      deleted_at=first.deleted_at)
 
 

@@ -111,11 +111,6 @@ class GameKind(Protocol[SetupT, PlayT]):
         """Commands of its own for `scorekeeper`."""
         ...
 
-    def read_own(self, connection: Any, game_id: int, version: int) -> tuple[Any, ...]:
-        """What it keeps in tables of its own for a game, as plain values read at `version` (each query checked with
-        `games.at_version`); nothing when the table keeps its plays."""
-        ...
-
     def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
     def new_game_context(self) -> dict[str, Any]: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
@@ -182,10 +177,6 @@ class OnPlays(Generic[SetupT]):
 
     def commands(self) -> Sequence[click.Command]:
         """None: the pad file's `scorekeeper score` is the table's."""
-        return ()
-
-    def read_own(self, connection: Any, game_id: int, version: int) -> tuple[Any, ...]:
-        """Nothing: the table keeps its plays."""
         return ()
 
     def setup_from_form(self, form: Any) -> NewMatch[SetupT]:

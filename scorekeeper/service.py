@@ -413,6 +413,8 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     players, columns = kind.columns(setup)
     game = _seated_game(players, earlier.crew if earlier else None, kind=kind.NAME, **columns)
     _follow(write, earlier, game)
+    # Stored now, so the game's own rows (its plays, its secret entries) can name it.
+    db.session.flush()
     kind.start(game, setup, plays)
     if kind.finished(setup, plays):
         game.finished_at = game.finished_at or utcnow()

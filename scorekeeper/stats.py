@@ -2,7 +2,7 @@
 
 A summary is what a finished game leaves for the statistics (see `GameKind.summary`): its
 kind, the players, each one's total and points per hand (or per game, round), the
-winners, and for games of bids (Skull King, Wizard) the bids made, zero bids (and made) and, where the
+winners, and for games of bids the bids made, zero bids (and made) and, where the
 game has them, bonus points.
 """
 
@@ -30,7 +30,7 @@ class PlayerStats:
     zero_bids: int = 0
     zero_bids_made: int = 0
     bonus: int = 0
-    # Whether its game has bonus points at all (Skull King's; Wizard's summary has none).
+    # Whether its game has bonus points at all (its summary says so: some games of bids have none).
     has_bonus: bool = False
     totals: list[tuple[int, int]] = field(default_factory=list)  # (game's place in the crew, total)
 

@@ -117,12 +117,11 @@ def set_count(url: str, play: int | None, name: str | None, reveal_at: Any = Non
     """Put the table's count of secret entries where a test needs it (in an app context): the entries `name` of
     `play` collected (`reveal_at` None) or counted until `reveal_at`; `forget` drops those entered so far;
     `stored_phase` sets Skull King's hand `play` to that phase."""
-    from sqlalchemy import delete, update
+    from sqlalchemy import delete, select
 
     from scorekeeper import games
     from scorekeeper.extensions import db
-    from scorekeeper.models import SecretEntry
-    from scorekeeper.shelf.skullking.storage import HandRecord
+    from scorekeeper.models import Play, SecretEntry
 
     game = games.find_game(public_id(url))
     assert game is not None
@@ -130,8 +129,8 @@ def set_count(url: str, play: int | None, name: str | None, reveal_at: Any = Non
         db.session.execute(delete(SecretEntry).where(SecretEntry.game_id == game.id, SecretEntry.play == play,
                                                      SecretEntry.name == name))
     if stored_phase is not None:
-        db.session.execute(update(HandRecord).where(HandRecord.game_id == game.id, HandRecord.number == play)
-                           .values(stored_phase=stored_phase))
+        hand = db.session.scalars(select(Play).where(Play.game_id == game.id, Play.number == play)).one()
+        hand.data = {**hand.data, "phase": stored_phase}
     game.count_play, game.count_name, game.reveal_at = play, name, reveal_at
     db.session.commit()
     forget_kept_games()

@@ -109,15 +109,19 @@ def check_killed_server(server: ProductionServer, database_url: str) -> None:
     server.start()
     engine = create_engine(database_url)
     with engine.connect() as connection:
-        # A bid is the table's secret entry of its hand, by seat.
-        rows = connection.exec_driver_sql(
-            "SELECT game.public_id, hand.number, entry.position, secret_entry.value, entry.tricks, hand.phase "
-            "FROM entry JOIN hand ON entry.hand_id = hand.id JOIN game ON hand.game_id = game.id "
-            "LEFT JOIN secret_entry ON secret_entry.game_id = game.id AND secret_entry.play = hand.number "
-            "AND secret_entry.seat = entry.position AND secret_entry.name = 'bid'").all()
+        # A hand is one of the table's plays (its entries by seat in its data); a bid the table's secret entry.
+        hands = connection.exec_driver_sql(
+            "SELECT game.public_id, play.number, play.data FROM play JOIN game ON play.game_id = game.id").all()
+        bids = connection.exec_driver_sql(
+            "SELECT game.public_id, secret_entry.play, secret_entry.seat, secret_entry.value FROM secret_entry "
+            "JOIN game ON secret_entry.game_id = game.id WHERE secret_entry.name = 'bid'").all()
     engine.dispose()
-    stored = {(g, n, position): (json.loads(bid) if isinstance(bid, str) else bid, tricks, phase)
-              for g, n, position, bid, tricks, phase in rows}
+    bid_of = {(g, n, seat): json.loads(bid) if isinstance(bid, str) else bid for g, n, seat, bid in bids}
+    stored = {}
+    for g, n, data in hands:
+        data = json.loads(data) if isinstance(data, str) else data
+        for position, entry in enumerate(data["entries"]):
+            stored[(g, n, position)] = (bid_of.get((g, n, position)), entry["tricks"], data["phase"])
     for (g, n, seat), bid in acknowledged_bids.items():
         assert stored[(g, n, seat)][0] == bid, f"game {g}, hand {n}, seat {seat}: bid lost"
     for (g, n), tricks in acknowledged_hands.items():

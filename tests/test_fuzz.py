@@ -36,7 +36,7 @@ def snapshot(app: Flask) -> dict[str, list]:
     """Every stored row but the join attempts, which a refused guess is meant to leave behind."""
     with app.app_context():
         return {table: sorted(map(repr, db.session.execute(text(f"SELECT * FROM {table}")).all()))
-                for table in ("game", "seat", "hand", "entry", "event", "play")}
+                for table in ("game", "seat", "play", "secret_entry", "seat_request", "event")}
 
 
 def says_why(response) -> bool:

@@ -14,19 +14,33 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
 
 
-def readme_command() -> str:
-    """The README's command that lists where a game is named outside its package."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"Where a game is named outside its own package.*?```bash\n\s*(.+?)\n\s*```", readme, re.S)
-    assert found, "the README lost its command"
-    return found.group(1).strip()
+def games_on_the_shelf() -> dict[str, set[str]]:
+    """Each game's package folder, and the ways its name is spelled (its folder's, its address's with - and _)."""
+    from scorekeeper.shelf import INSTALLED
+
+    found = {}
+    for kind in INSTALLED:
+        folder = next(p.name for p in (PACKAGE / "shelf").iterdir()
+                      if p.is_dir() and p.name.replace("_", "") == kind.NAME.replace("-", ""))
+        found[folder] = {folder, kind.NAME, kind.NAME.replace("-", "_")}
+    return found
+
+
+def naming_command(games: dict[str, set[str]]) -> str:
+    """A search for where a game is named outside its own package (its templates and static files, the registry
+    that lists the games, the catalogs and migrations aside), case-insensitively."""
+    names = "|".join(sorted({name for spellings in games.values() for name in spellings}))
+    outside = [f"':!{where}/{folder}'" for folder in sorted(games)
+               for where in ("scorekeeper/shelf", "templates", "static")]
+    outside += ["':!scorekeeper/shelf/__init__.py'", "':!scorekeeper/translations'", "':!scorekeeper/migrations'"]
+    return f'git grep -niE "{names}" -- scorekeeper templates static {" ".join(outside)}'
 
 
 @pytest.fixture
 def checkout() -> Path:
     """The source checkout the command searches (git grep needs one)."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: the README's command searches one")
+        pytest.skip("not a git checkout: the search reads one")
     return ROOT
 
 
@@ -38,13 +52,16 @@ def run(command: str, where: Path) -> str:
 
 
 def test_no_game_is_named_outside_its_own_package(checkout: Path) -> None:
-    assert run(readme_command(), checkout) == ""
+    games = games_on_the_shelf()
+    assert {"skullking", "wizard", "skipbo", "dracula", "freepad"} <= set(games)
+    assert run(naming_command(games), checkout) == ""
 
 
 def test_the_command_does_find_a_game_named_elsewhere(checkout: Path) -> None:
-    """Without one kind's exclusions, the same command lists its package: it searches where it should."""
-    command = readme_command().replace(" ':!scorekeeper/shelf/skullking'", "").replace(" ':!templates/skullking'", "")
-    found = run(command, checkout)
+    """Without one game's exclusions, the same search lists its package: it searches where it should."""
+    command = naming_command(games_on_the_shelf())
+    found = run(command.replace(" ':!scorekeeper/shelf/skullking'", "").replace(" ':!templates/skullking'", ""),
+                checkout)
     assert "scorekeeper/shelf/skullking/" in found and "templates/skullking/" in found
 
 
@@ -188,3 +205,40 @@ def test_one_change_path_every_write_of_a_game_commits_through() -> None:
     assert commits == ["scorekeeper/live.py", "scorekeeper/service.py"]
     for path, text in python_sources(PACKAGE / "shelf").items():
         assert "commit(" not in text.replace("service.commit(", ""), path
+
+
+def orm_uses(name: str, text: str) -> list[str]:
+    """Where a module defines a database model, imports SQLAlchemy, the table's models or its database session."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            names = {alias.name for alias in node.names}
+            if module.split(".")[0] == "sqlalchemy" or module.endswith(("models", "extensions")) \
+                    or (node.level and not module and names & {"models", "extensions"}):
+                found.append(f"{name}: from {'.' * node.level}{module} import {sorted(names)}")
+        elif isinstance(node, ast.Import):
+            found += [f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] == "sqlalchemy"]
+        elif isinstance(node, ast.ClassDef) and any(ast.unparse(b) in ("Model", "db.Model") for b in node.bases):
+            found.append(f"{name}: class {node.name}")
+    if "db.session" in text:
+        found.append(f"{name}: db.session")
+    return found
+
+
+def test_no_game_defines_a_database_model_or_imports_the_orm() -> None:
+    """A game is its rules, pad file, pages and templates: the table keeps every game's plays and secret entries in
+    its own rows. No module of a game's package (the test game's too) defines a model, imports SQLAlchemy or the
+    table's models and database session."""
+    packages = [PACKAGE / "shelf", ROOT / "tests" / "highcard"]
+    sources = {path: text for folder in packages for path, text in python_sources(folder).items()}
+    assert len(sources) > 20
+    assert [use for path, text in sources.items() for use in orm_uses(str(path.relative_to(ROOT)), text)] == []
+
+
+def test_a_game_with_a_model_would_be_found() -> None:
+    """The check above reads what it should: a model, the ORM or the session in a game's module is found."""
+    assert len(orm_uses("hand", "from ...extensions import db\nclass Hand(db.Model):\n    pass\n")) == 2
+    assert orm_uses("hand", "import sqlalchemy.orm\n") and orm_uses("hand", "from ... import models\n")
+    assert orm_uses("hand", "from sqlalchemy import select\n") and orm_uses("hand", "x = db.session\n")
+    assert orm_uses("rules", "from ... import rows\nfrom .storage import Phase\n") == []

@@ -53,7 +53,7 @@ def end_count(url):
     from datetime import timedelta
     from scorekeeper import games
     from scorekeeper.extensions import db
-    from scorekeeper.clock import utcnow
+    from scorekeeper.models import utcnow
     with app.app_context():
         games.find_game(url.rsplit("/", 1)[-1]).hands[0].reveal_at = utcnow() - timedelta(seconds=1)
         db.session.commit()
@@ -108,23 +108,29 @@ print(json.dumps(made))
 '''
 
 
-@pytest.fixture
-def before(tmp_path: Path, database_url: str) -> list[dict]:
-    """The games the app as it was made, with their pad files and the cookies of who holds what."""
+def made_by_the_app_as_it_was(commit: str, script: str, database_url: str, tmp_path: Path) -> list[dict]:
+    """The games the app as it was at `commit` made by running `script` on `database_url` (its last line of output:
+    the games, their pad files and the cookies of who holds what)."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout: the app as it was comes from its history")
-    found = subprocess.run(["git", "archive", BEFORE, "scorekeeper", "templates", "static"], cwd=ROOT,
+    found = subprocess.run(["git", "archive", commit, "scorekeeper", "templates", "static"], cwd=ROOT,
                            capture_output=True, check=False)
     if found.returncode != 0:
-        pytest.skip(f"commit {BEFORE} is not in this checkout's history")
+        pytest.skip(f"commit {commit} is not in this checkout's history")
     old = tmp_path / "old"
     with tarfile.open(fileobj=BytesIO(found.stdout)) as archive:
         archive.extractall(old, filter="data")
-    made = subprocess.run([sys.executable, "-c", MAKE_GAMES, database_url, str(old), str(ROOT / "examples" / "pad.json")],
+    made = subprocess.run([sys.executable, "-c", script, database_url, str(old), str(ROOT / "examples" / "pad.json")],
                           env={**os.environ, "PYTHONPATH": str(old)}, cwd=old, capture_output=True, text=True, timeout=120,
                           check=False)
     assert made.returncode == 0, made.stderr[-3000:]
     return json.loads(made.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def before(tmp_path: Path, database_url: str) -> list[dict]:
+    """The games the app as it was made, with their pad files and the cookies of who holds what."""
+    return made_by_the_app_as_it_was(BEFORE, MAKE_GAMES, database_url, tmp_path)
 
 
 def client_as(app, cookie: str) -> FlaskClient:

@@ -17,7 +17,6 @@ from flask.testing import FlaskClient
 from scorekeeper import games, service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.shelf.skullking.storage import EntryRecord
 from tests.helpers import hand_now, import_as_host, new_game
 
 HTMX = {"HX-Request": "true"}
@@ -128,7 +127,7 @@ def test_modern_options_set_the_hands(client: FlaskClient, app: Flask) -> None:
         game = games.find_game(url.rsplit("/", 1)[-1])
         assert game.options == {"scoring": "rascal", "cannonball": True, "rounds": "whirlpool",
                                 "advanced_cards": True, "rascal_wagers": True}
-        assert game.hands[0].cards == 9
+        assert hand_now(url).cards == 9
 
 
 @pytest.mark.parametrize(
@@ -232,7 +231,7 @@ def test_house_rule_changes_the_cards_before_the_reveal(client: FlaskClient, app
     assert pad["hands"][0]["cards"] == 3
     assert [e["points"] for e in pad["hands"][0]["entries"]] == [40, 20]
     with app.app_context():
-        assert games.find_game(url.rsplit("/", 1)[-1]).hands[1].cards == 2
+        assert hand_now(url, 2).cards == 2
 
 
 # --- results --------------------------------------------------------------------------
@@ -259,7 +258,7 @@ def test_a_draft_with_impossible_tricks_so_far_is_refused(client: FlaskClient, a
     assert response.status_code == 422
     assert "the tricks won so far add up to 2 (Anne 1, Ben 1), more than this hand has: 1." in text(response)
     with app.app_context():
-        assert [e.tricks for e in db.session.query(EntryRecord)] == [None, None]
+        assert [e.tricks for e in hand_now(url).entries] == [None, None]
 
 
 def test_scoring_refuses_an_impossible_hand_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
@@ -275,7 +274,7 @@ def test_scoring_refuses_an_impossible_hand_and_stores_nothing(client: FlaskClie
     assert re.search(r'id="player-1".*?player-problems.*?Ben won no tricks', body, re.S)
     with app.app_context():
         assert hand_now(url).phase == "playing"
-        assert all(not e.bonuses for e in db.session.query(EntryRecord))
+        assert all(not e.bonuses for e in hand_now(url).entries)
 
 
 @pytest.mark.parametrize(
@@ -641,7 +640,7 @@ def test_a_kraken_hand_closes_from_the_phones_alone(app: Flask, client: FlaskCli
     assert done.status_code == 303
     assert "Hand 2 of 10" in text(phones[0].get(url))
     with app.app_context():
-        assert games.find_game(url.rsplit("/", 1)[-1]).hands[0].lost_tricks == 1
+        assert hand_now(url).lost_tricks == 1
     # A phone cannot declare more tricks lost than were dealt.
     for phone in phones:
         phone.post(f"{url}/hands/2/bid", data={"bid": 0})

@@ -11,8 +11,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Seat, SecretEntry
-from scorekeeper.shelf.skullking.storage import EntryRecord, HandRecord
+from scorekeeper.models import Game, Play, Seat, SecretEntry
 from tests.helpers import new_game
 
 HTMX = {"HX-Request": "true"}
@@ -35,13 +34,13 @@ def watched(app: Flask) -> Iterator[tuple[Counter, list[str]]]:
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", on_statement)
-    for model in (Game, Seat, HandRecord, EntryRecord, SecretEntry):
+    for model in (Game, Seat, Play, SecretEntry):
         event.listen(model, "load", on_load)
     try:
         yield written, loaded
     finally:
         event.remove(engine, "before_cursor_execute", on_statement)
-        for model in (Game, Seat, HandRecord, EntryRecord, SecretEntry):
+        for model in (Game, Seat, Play, SecretEntry):
             event.remove(model, "load", on_load)
 
 
@@ -81,15 +80,16 @@ def test_results_write_the_entries_that_change_and_the_last_one_opens_the_next_h
     with watched(app) as (written, loaded):
         phones[0].post(f"{url}/hands/1", data={"intent": "done", "tricks-0": 1}, headers=HTMX)
         phones[1].post(f"{url}/hands/1", data={"intent": "done", "tricks-1": 0}, headers=HTMX)
-    assert dict(written) == {("UPDATE", "entry"): 2, ("UPDATE", "game"): 2, ("INSERT", "event"): 2}
+    # Each result writes its hand's one play (the table's row for it), the version and the event.
+    assert dict(written) == {("UPDATE", "play"): 2, ("UPDATE", "game"): 2, ("INSERT", "event"): 2}
     assert loaded == []
 
     with watched(app) as (written, loaded):
         response = phones[2].post(f"{url}/hands/1", data={"intent": "done", "tricks-2": 0}, headers=HTMX)
     assert "Hand 2 of" in response.get_data(as_text=True)
-    # Scored: its entry and the hand's phase, then the next hand with an entry per seat.
-    assert dict(written) == {("UPDATE", "entry"): 1, ("UPDATE", "hand"): 1, ("INSERT", "hand"): 1,
-                             ("INSERT", "entry"): 3, ("UPDATE", "game"): 1, ("INSERT", "event"): 1}
+    # Scored: the hand's play (its entry and phase, closed), then the next hand's play with an entry per seat.
+    assert dict(written) == {("UPDATE", "play"): 1, ("INSERT", "play"): 1, ("UPDATE", "game"): 1,
+                             ("INSERT", "event"): 1}
     assert loaded == []
 
 

@@ -60,7 +60,7 @@ def _hand(game: games.GameState, number: int) -> HandState:
 
 def _store(game: games.GameState, before: HandState, after: HandState) -> None:
     """Write what changed in a hand: its rows, and a bid that changed once revealed (Harry the Giant's)."""
-    storage.write_hand(before.row(), after.row())
+    storage.write_hand(game.id, before.row(), after.row())
     for old, new in zip(before.entries, after.entries, strict=True):
         if new.bid is not None and new.bid != old.bid:
             rows.put_secret(game.id, after.number, new.position, BID, new.bid, new=old.bid is None)
@@ -106,7 +106,7 @@ def place_bid(write: Write, actor: Actor, number: int, seat: int | None, bid: in
         # Ready for the results the moment the count ends, with no write needed then.
         ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False)
                                               for e in record.entries))
-        storage.write_hand(record.row(), ready.row())
+        storage.write_hand(game.id, record.row(), ready.row())
     # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
     return Change("count" if counting else "bid", number)
 
@@ -136,7 +136,7 @@ def load_cannon(write: Write, actor: Actor, number: int, seat: int | None, shot:
                                     players=(game.seats[seat].name,)))
     firing = service.enter_secret(write, number, seat, SHOT, shot, count_seconds)
     if record.stored_phase != Phase.LOADING:
-        storage.write_hand(record.row(), replace(record, stored_phase=Phase.LOADING).row())
+        storage.write_hand(game.id, record.row(), replace(record, stored_phase=Phase.LOADING).row())
     return Change("fire" if firing else "load", number)
 
 
@@ -154,7 +154,7 @@ def change_cards(write: Write, actor: Actor, number: int, cards: int | None) -> 
         return refused(Problem(
             N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
             {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
-    storage.write_hand(record.row(), replace(record, cards=cards).row())
+    storage.write_hand(game.id, record.row(), replace(record, cards=cards).row())
     # A new deal means new cards: everyone bids again, and the count waits for them. (Clearing only the bids
     # that no longer fit would tell the table which players had bid high.)
     service.collect_secrets(write, number, BID, forget=True)

@@ -7,8 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import rows
-from ...extensions import db
-from ...models import Game
 from . import rules
 from .rules import Entry, Hand, Table
 from .storage import BID, SHOT, EntryRow, Phase, insert_hand, open_hand
@@ -28,10 +26,9 @@ def entered(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
             "loaded": entry.shot is not None}
 
 
-def store_hands(game: Game, table: Table, hands: list[Hand]) -> None:
+def store_hands(game: Any, table: Table, hands: list[Hand]) -> None:
     """A new game's hands (an imported pad's, their bids and loads as the table's secret entries, all shown),
-    then the next hand open to be bid, unless they end the game."""
-    db.session.flush()
+    then the next hand open to be bid, unless they end the game (a new game's record, stored already)."""
     positions = {s.name: s.position for s in game.seats}
     cannons = table.options.cannonball
     for number, hand in enumerate(hands, start=1):

@@ -1,7 +1,7 @@
 """Skull King on the table: its setup (the rules' `Table`), its plays (the hands), its pad file and statistics.
 
-The table machinery asks this of Skull King as of any game (`shelf.GameKind`); its hands live
-in tables of its own (`hands.py`) and its pages are its own (`views.py`: the hand; `scorepad.py`:
+The table machinery asks this of Skull King as of any game (`shelf.GameKind`); its hands are
+the table's plays (`storage.py`, `hands.py`) and its pages are its own (`views.py`: the hand; `scorepad.py`:
 the score pad, the big screen, the end; `judge.py`: the trick judge).
 """
 
@@ -58,10 +58,6 @@ class SkullKing:
         from .commands import trick
 
         return [trick]
-
-    def read_own(self, connection: Any, game_id: int, version: int) -> tuple[storage.HandRow, ...]:
-        """Its hands and their entries, as stored."""
-        return storage.read_hands(connection, game_id, version)
 
     def setup_from_form(self, form: Any) -> NewMatch[Table]:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""

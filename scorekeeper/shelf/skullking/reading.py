@@ -1,4 +1,4 @@
-"""Skull King's games read through its rules: its hands (its own rows with the table's secret entries and
+"""Skull King's games read through its rules: its hands (the table's plays with its secret entries and
 count), the table, each hand, the clashes, the score pad and leaderboard.
 
 From a game's plain values (`games.GameState`), as pages and changes alike read it (the table
@@ -13,9 +13,9 @@ from datetime import datetime
 
 from ...games import AnyGame, GameState, cache
 from ...standings import Standing, leaderboard
-from . import rules
+from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Table
-from .storage import BID, SHOT, EntryRow, HandRow, Phase, phase_of
+from .storage import BID, SHOT, EntryRow, HandRow, Phase, phase_of, read_hands
 
 
 # Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
@@ -49,8 +49,6 @@ class EntryState:
 class HandState:
     """One hand, with its phase as the game was looked at (where the table's count stood then)."""
 
-    # Its row, which a change writes to.
-    id: int
     number: int
     cards: int
     lost_tricks: int
@@ -66,14 +64,17 @@ class HandState:
     claimed: tuple[str, ...] = ()
 
     def row(self) -> HandRow:
-        """What its rows store."""
-        return HandRow(self.id, self.number, self.cards, self.lost_tricks, self.stored_phase, self.corrected,
+        """What its play stores."""
+        return HandRow(self.number, self.cards, self.lost_tricks, self.stored_phase, self.corrected,
                        self.cannons, tuple(e.row() for e in self.entries), self.claimed)
 
 
 def hands(game: GameState) -> tuple[HandState, ...]:
     """The game's hands as this view of it shows them: its rows, the bids and loads it may see, and each hand's
-    phase where the table's count stands. Put together once per game, version, count and view."""
+    phase where the table's count stands. Put together once per game, version, count and view. A game of another
+    kind has none (its plays are not hands: Skull King's addresses find nothing there)."""
+    if game.kind != NAME:
+        return ()
     count = game.count
     over = count.over if count is not None else None
     key = (game.id, game.version, over, game.view)
@@ -85,7 +86,7 @@ def hands(game: GameState) -> tuple[HandState, ...]:
         secret_now = count.play if count is not None and not count.over else None
         alike = cache("skull king hands alike")
         built = []
-        for row in game.own:
+        for row in read_hands(game.plays):
             if row.number == secret_now:
                 built.append(_hand(game, row))
                 continue
@@ -106,7 +107,7 @@ def _hand(game: GameState, row: HandRow) -> HandState:
     entries = tuple(EntryState(e.position, bids.get(e.position), e.tricks, dict(e.bonuses or {}), e.loot_with,
                                e.wager, shots.get(e.position), e.bid_changed_from, e.done, e.position in bids,
                                e.fixing, e.position in shots) for e in row.entries)
-    return HandState(row.id, row.number, row.cards, row.lost_tricks, row.stored_phase, row.corrected, reveal_at,
+    return HandState(row.number, row.cards, row.lost_tricks, row.stored_phase, row.corrected, reveal_at,
                      entries, phase_of(row.stored_phase, row.number, count, row.cannons), row.cannons, row.claimed)
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from flask import Flask
 
+from ... import rows
 from ...kinds import OnPlays, PlayedRules
-from ...models import Play
 from . import kind, pad
 from .kind import as_round
 from .rules import Setup, bidding_order
@@ -48,7 +48,7 @@ class WizardKind(OnPlays[Setup]):
         super().start(game, setup, finished_rounds)
         if len(finished_rounds) < len(plays):
             bids = {str(seat): bid for seat, bid in enumerate(plays[-1]["bids"])}
-            game.plays.append(Play(number=len(plays), data={"bids": bids}, closed=False))
+            rows.put_play(game.id, len(plays), {"bids": bids}, closed=False, new=True)
 
 
 # Typed as the interface: mypy checks Wizard's rules against it.

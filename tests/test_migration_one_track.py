@@ -1,0 +1,191 @@
+"""The migration that puts Skull King's hands on the table's plays: a database made by the release before it (every
+game's kind, finished and unfinished, a hidden bid, a hidden cannon load, Wizard with hidden secret bids and Wizard
+in turn) upgrades; every pad file and CSV is the same, each phone still sees its own secret and nobody else does, a
+running count still ends; down and up again, every pad file as it was."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from tests.conftest import make_app
+from tests.helpers import end_count, hand_now
+from tests.test_migration import client_as, made_by_the_app_as_it_was
+
+# The release before the move: Skull King's hands in its own tables (`hand`, `entry`).
+BEFORE = "e583922"
+PREVIOUS_HEAD = "c7d1e9a3b5f2"
+
+MAKE_GAMES = r'''
+import json, sys
+from pathlib import Path
+
+import scorekeeper
+assert Path(scorekeeper.__file__).is_relative_to(sys.argv[2]), scorekeeper.__file__
+from flask_migrate import upgrade
+from scorekeeper import create_app
+
+app = create_app({"TESTING": True, "SECRET_KEY": "same", "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": sys.argv[1],
+                  "NEW_GAMES_PER_MINUTE": 100000, "REVEAL_COUNT_SECONDS": 100000})
+with app.app_context():
+    upgrade()
+made = []
+
+def game(kind, form, players):
+    host = app.test_client()
+    url = host.post(f"/games/new/{kind}", data={"player": players, **form}).headers["Location"]
+    phones = [app.test_client() for _ in players]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
+    return url, host, phones
+
+def end_count(url):
+    """The count running now is over, as if its seconds had passed."""
+    from datetime import timedelta
+    from scorekeeper import games
+    from scorekeeper.extensions import db
+    from scorekeeper.models import utcnow
+    with app.app_context():
+        games.find_game(url.rsplit("/", 1)[-1]).reveal_at = utcnow() - timedelta(seconds=1)
+        db.session.commit()
+        app.extensions.pop("version_caches", None)
+
+def keep(name, url, host, phones, **facts):
+    made.append({"name": name, "url": url, "pad": host.get(f"{url}/pad.json").get_json(),
+                 "csv": host.get(f"{url}/pad.csv").get_data(as_text=True),
+                 "host": host.get_cookie("session").value,
+                 "phones": [p.get_cookie("session").value for p in phones], **facts})
+
+def imported(name, doc):
+    host = app.test_client()
+    response = host.post("/games/import", json=doc)
+    assert response.status_code == 201, response.get_json()
+    host.get(response.json["host_url"].replace("http://localhost", ""))
+    keep(name, response.headers["Location"].replace("http://localhost", ""), host, [])
+
+# Skull King: one imported unfinished, one imported finished, one counting, a hidden bid of hand 2, a hidden load.
+imported("imported", json.loads(Path(sys.argv[3]).read_text()))
+imported("finished", {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+                      "options": {"scoring": "standard", "rounds": [1, 2]}, "players": ["Anne", "Ben"],
+                      "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
+                                                         {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)]})
+
+url, host, phones = game("skull-king", {"ruleset": "classic"}, ["Anne", "Ben", "Cara"])
+for seat, bid in enumerate((1, 0, 1)):
+    assert phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid}).status_code == 303
+keep("counting", url, host, phones, bids=[1, 0, 1])
+
+url, host, phones = game("skull-king", {"ruleset": "classic"}, ["Anne", "Ben"])
+for seat, bid in enumerate((1, 0)):
+    phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid})
+end_count(url)
+assert phones[0].post(f"{url}/hands/1", data={"intent": "done", "tricks-0": 1}).status_code == 303
+assert phones[1].post(f"{url}/hands/1", data={"intent": "done", "tricks-1": 0}).status_code == 303
+assert phones[0].post(f"{url}/hands/2/bid", data={"bid": 2}).status_code == 303
+keep("bidding", url, host, phones, bids=[2, None], hand=2)
+
+url, host, phones = game("skull-king", {"ruleset": "modern", "scoring": "rascal", "cannonball": "on"}, ["Anne", "Ben"])
+for seat, bid in enumerate((1, 0)):
+    phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid})
+end_count(url)
+assert phones[0].post(f"{url}/hands/1/load", data={"shot": "cannonball"}).status_code == 303
+keep("loading", url, host, phones, shots=["cannonball", None])
+
+# Wizard: secret bids, two of three in (hidden); in turn, a round played and the next one's first bid made.
+url, host, phones = game("wizard", {"bidding": "secret"}, ["Anne", "Ben", "Cara"])
+assert phones[0].post(f"{url}/play", data={"play": 1, "bid": 1}).status_code == 303
+assert phones[1].post(f"{url}/play", data={"play": 1, "bid": 0}).status_code == 303
+keep("wizard secret", url, host, phones, bids=[1, 0, None])
+url, host, phones = game("wizard", {}, ["Anne", "Ben", "Cara"])
+for seat in (1, 2, 0):
+    assert phones[seat].post(f"{url}/play", data={"play": 1, "bid": 0}).status_code == 303
+for seat, tricks in enumerate((1, 0, 0)):
+    assert phones[seat].post(f"{url}/play", data={"play": 1, "tricks": tricks}).status_code == 303
+assert phones[2].post(f"{url}/play", data={"play": 2, "bid": 1}).status_code == 303
+keep("wizard in turn", url, host, phones)
+
+url, host, phones = game("skip-bo", {"target": "500"}, ["Anne", "Ben"])
+phones[0].post(f"{url}/play", data={"went_out": "0", "play": "1"})
+keep("skip-bo", url, host, phones)
+url, host, phones = game("dracula", {}, ["Anne", "Ben"])
+keep("dracula", url, host, phones)
+url, host, phones = game("free-pad", {"game": "Rummy"}, ["Anne", "Ben"])
+phones[0].post(f"{url}/play", data={"points-0": "12", "play": "1"})
+phones[1].post(f"{url}/play", data={"points-1": "-3", "play": "1"})
+keep("free pad", url, host, phones)
+print(json.dumps(made))
+'''
+
+
+@pytest.fixture
+def before(tmp_path: Path, database_url: str) -> list[dict]:
+    """The games the release before the move made, with their pad files and the cookies of who holds what."""
+    return made_by_the_app_as_it_was(BEFORE, MAKE_GAMES, database_url, tmp_path)
+
+
+def own_bids(page: str) -> set[str]:
+    return set(re.findall(r"Your bid is (\d+)\.", page))
+
+
+def test_every_game_keeps_its_pads_and_secrets_on_the_table_s_plays(before: list[dict], database_url: str) -> None:
+    app = make_app(database_url, SECRET_KEY="same", REVEAL_COUNT_SECONDS=100000)
+    assert {game["name"] for game in before} == {
+        "imported", "finished", "counting", "bidding", "loading", "wizard secret", "wizard in turn", "skip-bo",
+        "dracula", "free pad"}
+    for game in before:
+        url, name = game["url"], game["name"]
+        host = client_as(app, game["host"])
+        assert host.get(f"{url}/pad.json").get_json() == game["pad"], name
+        assert host.get(f"{url}/pad.csv").get_data(as_text=True) == game["csv"], name
+        # Neither the host nor a stranger sees a hidden bid or load.
+        viewer = app.test_client()
+        seen = [client.get(path).get_data(as_text=True) for client in (host, viewer) for path in (url, f"{url}/screen")]
+        assert all(not own_bids(page) and "Your cannon" not in page for page in seen), name
+        for seat, cookie in enumerate(game["phones"]):
+            page = client_as(app, cookie).get(url).get_data(as_text=True)
+            assert f"You are {('Anne', 'Ben', 'Cara')[seat]}" in page, name
+            bid = game.get("bids", [None] * 3)[seat]
+            # Its own phone still sees its own hidden bid, and no other.
+            if bid is not None:
+                assert own_bids(page) == {str(bid)}, name
+            elif "bids" in game:
+                assert own_bids(page) == set(), name
+            if game.get("shots", [None] * 3)[seat] is not None:
+                assert "Your cannon is loaded with Cannonball." in page
+    with app.app_context():
+        assert hand_now(next(g for g in before if g["name"] == "counting")["url"]).phase == "counting"
+        bidding = next(g for g in before if g["name"] == "bidding")["url"]
+        assert hand_now(bidding, 1).phase == "scored" and hand_now(bidding, 2).phase == "bidding"
+        assert [e.ready for e in hand_now(bidding, 2).entries] == [True, False]
+        loading = hand_now(next(g for g in before if g["name"] == "loading")["url"])
+        assert loading.phase == "loading" and [e.shot for e in loading.entries] == ["cannonball", None]
+    # The running count still ends: the bids show to everyone, and the hand goes on to its results.
+    counting = next(game for game in before if game["name"] == "counting")
+    with app.app_context():
+        end_count(counting["url"])
+        assert hand_now(counting["url"]).phase == "playing"
+    assert "Your result" in client_as(app, counting["phones"][0]).get(counting["url"]).get_data(as_text=True)
+    # The game goes on on the table's plays: the hand closes and the next one opens to be bid.
+    phones = [client_as(app, cookie) for cookie in counting["phones"]]
+    for seat, tricks in enumerate((1, 0, 0)):
+        assert phones[seat].post(f"{counting['url']}/hands/1", data={"intent": "done",
+                                                                      f"tricks-{seat}": tricks}).status_code == 303
+    with app.app_context():
+        assert hand_now(counting["url"], 1).phase == "scored" and hand_now(counting["url"], 2).phase == "bidding"
+
+
+def test_the_move_goes_back_and_forth(before: list[dict], database_url: str) -> None:
+    """Down to the release before and up again: every pad file and CSV as it was."""
+    from flask_migrate import downgrade, upgrade
+
+    app: Flask = make_app(database_url, SECRET_KEY="same")
+    with app.app_context():
+        downgrade(revision=PREVIOUS_HEAD)
+        upgrade()
+    for game in before:
+        host = client_as(app, game["host"])
+        assert host.get(f"{game['url']}/pad.json").get_json() == game["pad"], game["name"]
+        assert host.get(f"{game['url']}/pad.csv").get_data(as_text=True) == game["csv"], game["name"]
