@@ -266,10 +266,6 @@ class Shelf:
     def __iter__(self) -> Iterator[GameKind[Any, Any]]:
         return iter(self.by_name.values())
 
-    def get(self, name: str) -> GameKind[Any, Any] | None:
-        """The kind called `name`, or None."""
-        return self.by_name.get(name)
-
     def of(self, game: Any) -> GameKind[Any, Any]:
         """The kind of a stored game (a record, its plain values or a summary's row)."""
         return self.by_name[game.kind]
