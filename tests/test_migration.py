@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The app as it was at the previous migration head (3e8a1c5b7d20): its bids and loads in Skull King's entries.
 BEFORE = "195ef3e"
 
-# Run by the app as it was: games of every kind, through its pages, then each one's pad file and who holds what.
-MAKE_GAMES = r'''
+# The start of every script run by the app as it was: the app on the given database, and a game with a phone per seat.
+THE_APP_AS_IT_WAS = r'''
 import json, sys
 from pathlib import Path
 
@@ -48,6 +48,10 @@ def game(kind, form, players):
         assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
     return url, host, phones
 
+'''
+
+# Run by the app as it was: games of every kind, through its pages, then each one's pad file and who holds what.
+MAKE_GAMES = THE_APP_AS_IT_WAS + r'''
 def end_count(url):
     """The count of hand 1 is over, as if its seconds had passed (the app as it was kept it on the hand)."""
     from datetime import timedelta

@@ -13,35 +13,13 @@ from flask import Flask
 
 from tests.conftest import make_app
 from tests.helpers import end_count, hand_now
-from tests.test_migration import client_as, made_by_the_app_as_it_was
+from tests.test_migration import THE_APP_AS_IT_WAS, client_as, made_by_the_app_as_it_was
 
 # The release before the move: Skull King's hands in its own tables (`hand`, `entry`).
 BEFORE = "e583922"
 PREVIOUS_HEAD = "c7d1e9a3b5f2"
 
-MAKE_GAMES = r'''
-import json, sys
-from pathlib import Path
-
-import scorekeeper
-assert Path(scorekeeper.__file__).is_relative_to(sys.argv[2]), scorekeeper.__file__
-from flask_migrate import upgrade
-from scorekeeper import create_app
-
-app = create_app({"TESTING": True, "SECRET_KEY": "same", "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": sys.argv[1],
-                  "NEW_GAMES_PER_MINUTE": 100000, "REVEAL_COUNT_SECONDS": 100000})
-with app.app_context():
-    upgrade()
-made = []
-
-def game(kind, form, players):
-    host = app.test_client()
-    url = host.post(f"/games/new/{kind}", data={"player": players, **form}).headers["Location"]
-    phones = [app.test_client() for _ in players]
-    for seat, phone in enumerate(phones):
-        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
-    return url, host, phones
-
+MAKE_GAMES = THE_APP_AS_IT_WAS + r'''
 def end_count(url):
     """The count running now is over, as if its seconds had passed."""
     from datetime import timedelta
