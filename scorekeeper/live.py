@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
-from flask import Flask, current_app, has_app_context
+from flask import Flask
 from sqlalchemy import delete, func, select
 
 from .clock import utcnow
@@ -31,6 +31,9 @@ CHANNEL = "scorekeeper_changes"
 # The application name of each process's LISTEN connection, followed by its process id.
 LISTENER_NAME = "scorekeeper live"
 KEEPALIVE_SECONDS = 15.0
+# Where an app keeps its watcher: a change that commits wakes this process's streams through it at once
+# (`rows.store`), the other processes hear of it by NOTIFY or the log.
+WATCHER = "live_watcher"
 # After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
 RELISTEN_SECONDS = 1.0
 # A screen that reconnects reads its game's version afresh; the log only has to carry
@@ -264,14 +267,7 @@ def listen_address(app: Flask) -> str | None:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def wake_this_process(changes: list[tuple[int, int]]) -> None:
-    """Changes have committed (game id, version): the streams of this process follow at once, without waiting for
-    a poll."""
-    if changes and has_app_context():
-        current_app.extensions["live_watcher"].wake(changes)
-
-
 def init_app(app: Flask) -> None:
-    """Give `app` its watcher; every change the table stores wakes this process's streams (`wake_this_process`),
-    in a request or not (the command line, a test)."""
-    app.extensions["live_watcher"] = Watcher(watcher_sessions(app), listen_address(app))
+    """Give `app` its watcher; every change the table stores wakes this process's streams (`rows.store`), in a
+    request or not (the command line, a test)."""
+    app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app))

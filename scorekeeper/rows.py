@@ -9,15 +9,19 @@ tables of its own writes them the same way, in its package.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
+from flask import current_app, has_app_context
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from . import games
 from .clock import utcnow
 from .extensions import db
-from .live import CHANNEL
+from .live import CHANNEL, WATCHER
 from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, Tap
 
 _games, _events, _secrets, _plays, _seats, _requests, _taps = (
@@ -42,15 +46,9 @@ def finish(game_id: int, finished_at: datetime, summary: dict[str, Any] | None) 
         finished_at=finished_at, summary=summary))
 
 
-def bump(game_id: int, version: int, **columns: Any) -> None:
-    """The game's next version (its row is locked, so `version` is the one stored), with what else of its row
-    the change changed."""
-    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(version=version, **columns))
-
-
 def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
-    """Log that a game reached `version` (the event every screen follows), announced to the other processes once the
-    transaction commits (this process's streams are woken by `service`, after the commit)."""
+    """Log that a game reached `version` (the event every screen follows), announced to every process once the
+    transaction commits (`store`)."""
     db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
                                                             at=utcnow()))
     if db.session.get_bind().dialect.name == "postgresql":
@@ -58,21 +56,60 @@ def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
 
 
-# --- taps applied ------------------------------------------------------------------------------
+# --- taps applied, and the end of a change ------------------------------------------------------
 
 _TAP_ANSWER = select(_taps.c.public_id, _taps.c.secret).where(_taps.c.key == bindparam("key"))
 
 
-def tap_answer(key: str) -> tuple[str, str | None] | None:
-    """The answer of the tap stored as `key` (the game it shows, the masked secret it handed over), or None."""
-    row = db.session.connection().execute(_TAP_ANSWER, {"key": key}).first()
-    return (row.public_id, row.secret) if row is not None else None
+def tap_key(tap: str) -> str:
+    """What is stored of a tap: its SHA-256, so the stored taps give nobody a phone's answer."""
+    return hashlib.sha256(tap.encode()).hexdigest()
 
 
-def put_tap(key: str, game_id: int, public_id: str, secret: str | None) -> None:
-    """A tap applied, with its answer."""
-    db.session.connection().execute(insert(_taps).values(key=key, game_id=game_id, public_id=public_id,
-                                                          secret=secret, at=utcnow()))
+def _tap_stream(data: bytes, tap: str) -> bytes:
+    """`data` XOR a stream drawn from the tap, which the table does not keep: a secret handed over by a tap's change
+    (a seat's) is stored so, and only the tap itself reads it back (the same again gives the secret)."""
+    stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(data))
+    return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+
+
+def tap_answer(tap: str) -> tuple[str, str | None] | None:
+    """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None."""
+    row = db.session.connection().execute(_TAP_ANSWER, {"key": tap_key(tap)}).first()
+    if row is None:
+        return None
+    return row.public_id, _tap_stream(bytes.fromhex(row.secret), tap).decode() if row.secret else None
+
+
+def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: str | None,
+          answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None) -> tuple[str, str | None]:
+    """The end of a change: the locked game's own row set (`game_row`: its next version, with its count or its
+    deletion), its events logged (game, version, kind, hand: every process hears of them once it commits), its tap
+    kept with its answer (the game it shows, the secret it hands over, masked by the tap), all committed; then this
+    process's streams follow at once. The answer that stands: this one, or the first one's when a repeat of the tap
+    raced this change (both looked up before either was stored), with nothing stored."""
+    connection = db.session.connection()
+    if game_row is not None:
+        connection.execute(update(_games).where(_games.c.id == game_id).values(**game_row))
+    for event in events:
+        announce(*event)
+    public_id, secret = answer
+    try:
+        if tap is not None:
+            connection.execute(insert(_taps).values(
+                key=tap_key(tap), game_id=game_id, public_id=public_id, at=utcnow(),
+                secret=_tap_stream(secret.encode(), tap).hex() if secret else None))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        first = tap_answer(tap) if tap is not None else None
+        db.session.rollback()
+        if first is None:
+            raise
+        return first
+    if has_app_context():
+        current_app.extensions[WATCHER].wake([(game, version) for game, version, _, _ in events])
+    return answer
 
 
 # --- seats and the phones asking for one ----------------------------------------------------

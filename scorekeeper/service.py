@@ -16,7 +16,6 @@ first answer without a second change (`once`).
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,14 +24,14 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
 
-from . import games, kinds, live, rows
+from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .clock import utcnow
 from .extensions import begin_write, db
 from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id
 from .problems import N_, Problem
+from .rows import tap_key
 
 # A seat as stored, or as the pages read it.
 SeatOf = TypeVar("SeatOf")
@@ -77,15 +76,15 @@ class Write:
     `game` is the game locked and read as plain values (None for a new game, stored through its
     records); `now` the lock's moment by the deciding clock; `tap` the request's tap, stored with
     the change; `columns` what the change sets of the game's own row (its count, its deletion),
-    written with the version in one statement; `announced` the (game, version) pairs this
-    process's streams hear of once it commits.
+    written with the version in one statement; `events` those it logs besides the locked game's
+    own (game, version, kind, play: a new game's, the earlier game a rematch follows).
     """
 
     game: games.GameState | None = None
     now: datetime | None = None
     tap: str | None = None
     columns: dict[str, Any] = field(default_factory=dict)
-    announced: list[tuple[int, int]] = field(default_factory=list)
+    events: list[tuple[int, int, str, int | None]] = field(default_factory=list)
 
     @property
     def locked(self) -> games.GameState:
@@ -117,57 +116,17 @@ class Repeated(Exception):
         self.outcome = outcome
 
 
-def tap_key(tap: str) -> str:
-    """What is stored of a tap: its SHA-256, so the stored taps give nobody a phone's answer."""
-    return hashlib.sha256(tap.encode()).hexdigest()
-
-
-def _tap_stream(data: bytes, tap: str) -> bytes:
-    """`data` XOR a stream drawn from the tap, which the table does not keep: a secret handed over by a tap's change
-    (a seat's) is stored so, and only the tap itself reads it back (the same again gives the secret)."""
-    stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(data))
-    return bytes(a ^ b for a, b in zip(data, stream, strict=True))
-
-
-def _masked(secret: str, tap: str) -> str:
-    """A handed-over secret as the tap's row keeps it."""
-    return _tap_stream(secret.encode(), tap).hex()
-
-
-def _first_answer(found: tuple[str, str | None], tap: str) -> Repeated:
-    """The tap was applied already: its first answer (the game it showed, the secret it handed over), to raise."""
-    public_id, stored = found
-    return Repeated(Outcome(public_id, secret=_tap_stream(bytes.fromhex(stored), tap).decode() if stored else None))
-
-
 def _check_tap(credentials: Credentials | None) -> str | None:
     """Repeated with its first answer if this request's tap was applied already; else the tap, to store with the
     change (`commit`)."""
     tap = credentials.tap if credentials is not None else None
     if not tap:
         return None
-    found = rows.tap_answer(tap_key(tap))
+    found = rows.tap_answer(tap)
     if found is not None:
         _rollback()
-        raise _first_answer(found, tap)
+        raise Repeated(Outcome(found[0], secret=found[1]))
     return tap
-
-
-def _keep_tap(write: Write, game_id: int, public_id: str, secret: str | None) -> None:
-    """Store the tap of the change under way with it: a second request with the same tap that raced this one
-    (both checked before either stored) gets the answer of the one stored first."""
-    tap = write.tap
-    if tap is None:
-        return
-    try:
-        rows.put_tap(tap_key(tap), game_id, public_id, _masked(secret, tap) if secret else None)
-    except IntegrityError:
-        _rollback()
-        found = rows.tap_answer(tap_key(tap))
-        db.session.rollback()
-        if found is None:
-            raise
-        raise _first_answer(found, tap) from None
 
 
 def once(write: Callable[Params, Outcome]) -> Callable[Params, Outcome]:
@@ -280,11 +239,13 @@ def not_found(what: object) -> NotFound:
     return NotFound(what)
 
 
-def _store(write: Write, game_id: int, public_id: str, secret: str | None) -> Outcome:
-    """Store the change under way with its tap, in one transaction; then this process's streams hear of it."""
-    _keep_tap(write, game_id, public_id, secret)
-    db.session.commit()
-    live.wake_this_process(write.announced)
+def _stored(write: Write, game_id: int, public_id: str, secret: str | None,
+            game_row: dict[str, Any] | None = None) -> Outcome:
+    """Store the change under way with its events and tap, in one transaction (`rows.store`); Repeated with the
+    first answer if a repeat of its tap raced it."""
+    answer = rows.store(game_id, write.events, write.tap, (public_id, secret), game_row)
+    if answer != (public_id, secret):
+        raise Repeated(Outcome(answer[0], secret=answer[1]))
     return Outcome(public_id, secret=secret)
 
 
@@ -333,23 +294,17 @@ def commit(write: Write, kind: str, hand: int | None = None, secret: str | None 
     the event logged, its tap kept, in one transaction; `secret`: what it hands the acting browser (a seat's)."""
     game = write.locked
     version = game.version + 1
-    rows.bump(game.id, version, **write.columns)
-    _announce(write, game.id, version, kind, hand)
-    return _store(write, game.id, game.public_id, secret)
-
-
-def _announce(write: Write, game_id: int, version: int, kind: str, hand: int | None) -> None:
-    """Log that a game reached `version`: every process hears of it once the change commits."""
-    rows.announce(game_id, version, kind, hand)
-    write.announced.append((game_id, version))
+    write.events.append((game.id, version, kind, hand))
+    return _stored(write, game.id, game.public_id, secret, {**write.columns, "version": version})
 
 
 def _log(write: Write, game: Game, kind: str, hand: int | None = None) -> None:
-    """Bump a game record's version (a new game, or the earlier game a new one follows) and log the event."""
+    """Bump a game record's version (a new game, or the earlier game a new one follows); its event is logged when
+    the change is stored."""
     game.version = (game.version or 0) + 1
     if game.id is None:
         db.session.flush()
-    _announce(write, game.id, game.version, kind, hand)
+    write.events.append((game.id, game.version, kind, hand))
 
 
 # --- new games ------------------------------------------------------------------------
@@ -421,7 +376,7 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
         # What its crew's statistics read.
         game.summary = kind.summary(setup, list(plays))
     _log(write, game, "import" if plays else "create")
-    return _store(write, game.id, game.public_id, game.host_token)
+    return _stored(write, game.id, game.public_id, game.host_token)
 
 
 @once

@@ -197,12 +197,17 @@ def test_nothing_travels_in_the_session_beside_a_change() -> None:
 
 
 def test_one_change_path_every_write_of_a_game_commits_through() -> None:
-    """Only the table's service commits a change of a game; a game's package decides and writes its rows, never
-    commits; the table's views call the service."""
-    commits = sorted(str(path.relative_to(ROOT)) for path, text in python_sources(PACKAGE).items()
+    """A change of a game is committed in one place, the end of the table's write path (`rows.store`, which only
+    the service calls); a game's package decides and writes its rows, never commits; the views call the service."""
+    sources = python_sources(PACKAGE)
+    commits = sorted(str(path.relative_to(ROOT)) for path, text in sources.items()
                      if "session.commit()" in text and "migrations" not in path.parts)
-    # The service (changes), the live layer's own upkeep (pruning its log) and the rate limiter's counted tries.
-    assert commits == ["scorekeeper/live.py", "scorekeeper/service.py"]
+    # The end of a change; the live layer's own upkeep (pruning its log); the rate limiter's counted tries.
+    assert commits == ["scorekeeper/live.py", "scorekeeper/rows.py", "scorekeeper/service.py"]
+    rows_text = sources[PACKAGE / "rows.py"]
+    assert rows_text.count("session.commit()") == 1 and "def store(" in rows_text
+    callers = sorted(str(path.relative_to(ROOT)) for path, text in sources.items() if "rows.store(" in text)
+    assert callers == ["scorekeeper/service.py"]
     for path, text in python_sources(PACKAGE / "shelf").items():
         assert "commit(" not in text.replace("service.commit(", ""), path
 
