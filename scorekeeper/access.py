@@ -37,12 +37,14 @@ VIEWER = Actor(Role.VIEWER)
 class Credentials:
     """The secrets a browser holds for one game: a host token, a seat's secret, and the secret it
     asked for a seat with (the seat's own once the host lets it in); any may be missing. With them
-    goes the id of the tap the request carries, which the table applies once."""
+    go the id of the tap the request carries, which the table applies once, and the browser's own id
+    (kept in its session), to which the tap belongs."""
 
     host_token: str | None = None
     seat_token: str | None = None
     asking_token: str | None = None
     tap: str | None = None
+    browser: str | None = None
 
 
 def token_hash(token: str) -> str:

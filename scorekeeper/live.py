@@ -22,7 +22,7 @@ from sqlalchemy import delete, func, select
 
 from .clock import utcnow
 from .extensions import db
-from .models import Event, Game, Tap
+from .models import Event, Game
 
 # One cheap indexed query per tick and process, however many screens watch.
 POLL_SECONDS = 0.025
@@ -39,8 +39,6 @@ RELISTEN_SECONDS = 1.0
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
 EVENTS_KEPT = timedelta(hours=1)
-# A phone that was away for hours and sends what it tapped then still finds its tap applied once.
-TAPS_KEPT = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 600.0
 
 _watchers: weakref.WeakSet[Watcher] = weakref.WeakSet()
@@ -61,9 +59,8 @@ def readable(fd: int, timeout: float) -> bool:
 
 
 def prune_events(session) -> int:
-    """Drop the events older than EVENTS_KEPT, and the taps older than TAPS_KEPT; how many events went."""
+    """Drop the events older than EVENTS_KEPT (the taps past their day go with every change stored); how many went."""
     result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
-    session.execute(delete(Tap).where(Tap.at < utcnow() - TAPS_KEPT))
     session.commit()
     return result.rowcount or 0
 

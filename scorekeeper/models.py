@@ -7,7 +7,7 @@ import secrets
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .clock import utcnow
@@ -173,12 +173,19 @@ class JoinAttempt(Model):
 class Tap(Model):
     """A write a page sent, applied once: a repeat (a retry after a lost answer) gets the answer of the first.
 
-    Stored only by its hash, so the table's database holds no tap a phone could be impersonated
-    with; the secret a change handed over (a seat's) is kept masked by the tap itself.
+    A tap belongs to the browser that sent it: stored by the hash of that browser's id and the tap's,
+    so the same tap id from another browser is a new request that gets nothing of the first's. The
+    table's database holds no tap a phone could be impersonated with; the secret a change handed over
+    (a seat's) is kept masked by the browser's id and the tap. At most `rows.TAPS_KEPT_PER_BROWSER` are
+    kept per browser and game, and none for longer than `rows.TAPS_KEPT`.
     """
 
-    # SHA-256 of the tap id the phone made.
+    __table_args__ = (Index("ix_tap_game_browser_at", "game_id", "browser", "at"),)
+
+    # SHA-256 of the browser's id and the tap id its page made.
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    # SHA-256 of the browser's id alone (of nothing, for a browser that had none yet): what the bound counts by.
+    browser: Mapped[str | None] = mapped_column(String(64))
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     # The game the answer shows (a new game's, after a rematch), and the secret it handed over, masked.
     public_id: Mapped[str] = mapped_column(String(32))

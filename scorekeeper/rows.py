@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from flask import current_app, has_app_context
@@ -22,10 +23,11 @@ from . import games
 from .clock import utcnow
 from .extensions import db
 from .live import CHANNEL, WATCHER
-from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry, Tap
+from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
+from .models import Tap as TapRecord
 
 _games, _events, _secrets, _plays, _seats, _requests, _taps = (
-    cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, Tap))
+    cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, TapRecord))
 
 _LOCK_ANY = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id")).with_for_update()
 _LOCK = _LOCK_ANY.where(_games.c.deleted_at.is_(None))
@@ -60,28 +62,63 @@ def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
 
 _TAP_ANSWER = select(_taps.c.public_id, _taps.c.secret).where(_taps.c.key == bindparam("key"))
 
-
-def tap_key(tap: str) -> str:
-    """What is stored of a tap: its SHA-256, so the stored taps give nobody a phone's answer."""
-    return hashlib.sha256(tap.encode()).hexdigest()
-
-
-def _tap_stream(data: bytes, tap: str) -> bytes:
-    """`data` XOR a stream drawn from the tap, which the table does not keep: a secret handed over by a tap's change
-    (a seat's) is stored so, and only the tap itself reads it back (the same again gives the secret)."""
-    stream = hashlib.shake_256(b"tap answer:" + tap.encode()).digest(len(data))
-    return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+# A phone's waiting taps are sent again in the order tapped, so a tap sent again is never older than the taps its
+# browser made since: the newest hundred per browser and game cover every tap a phone makes in a whole game
+# (a Skull King game of ten hands is some fifty), and a flood of taps keeps no more.
+TAPS_KEPT_PER_BROWSER = 100
+# A phone that was away for hours and sends what it tapped then still finds its tap applied once.
+TAPS_KEPT = timedelta(days=1)
 
 
-def tap_answer(tap: str) -> tuple[str, str | None] | None:
+@dataclass(frozen=True)
+class Tap:
+    """The tap a write carries, and the browser that sent it (its id, kept in its session; None: it had none yet)."""
+
+    id: str
+    browser: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What is stored of it: the SHA-256 of the browser's id and the tap's, so the stored taps give nobody a
+        phone's answer and the same tap id from another browser is another tap."""
+        return hashlib.sha256(f"{self.browser or ''}\n{self.id}".encode()).hexdigest()
+
+    @property
+    def browser_key(self) -> str:
+        """What is stored of its browser: the SHA-256 of its id (of nothing, for a browser without one)."""
+        return hashlib.sha256((self.browser or "").encode()).hexdigest()
+
+    def masked(self, data: bytes) -> bytes:
+        """`data` XOR a stream drawn from the browser's id and the tap, which the table does not keep: a secret
+        handed over by a tap's change (a seat's) is stored so, and only that browser's tap reads it back."""
+        stream = hashlib.shake_256(f"tap answer:{self.browser or ''}\n{self.id}".encode()).digest(len(data))
+        return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+
+
+def tap_answer(tap: Tap) -> tuple[str, str | None] | None:
     """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None."""
-    row = db.session.connection().execute(_TAP_ANSWER, {"key": tap_key(tap)}).first()
+    row = db.session.connection().execute(_TAP_ANSWER, {"key": tap.key}).first()
     if row is None:
         return None
-    return row.public_id, _tap_stream(bytes.fromhex(row.secret), tap).decode() if row.secret else None
+    return row.public_id, tap.masked(bytes.fromhex(row.secret)).decode() if row.secret else None
 
 
-def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: str | None,
+def _keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> None:
+    """A tap applied, with its answer; its browser's oldest taps of this game past the bound, and every tap past
+    its day, go (by whichever process stores a change)."""
+    connection = db.session.connection()
+    now = utcnow()
+    browser = tap.browser_key
+    connection.execute(insert(_taps).values(key=tap.key, browser=browser, game_id=game_id, public_id=public_id,
+                                            at=now, secret=tap.masked(secret.encode()).hex() if secret else None))
+    newest = (select(_taps.c.key).where(_taps.c.game_id == game_id, _taps.c.browser == browser)
+              .order_by(_taps.c.at.desc(), _taps.c.key).limit(TAPS_KEPT_PER_BROWSER))
+    connection.execute(delete(_taps).where(_taps.c.game_id == game_id, _taps.c.browser == browser,
+                                           _taps.c.key.not_in(newest.scalar_subquery())))
+    connection.execute(delete(_taps).where(_taps.c.at < now - TAPS_KEPT))
+
+
+def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: Tap | None,
           answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None) -> tuple[str, str | None]:
     """The end of a change: the locked game's own row set (`game_row`: its next version, with its count or its
     deletion), its events logged (game, version, kind, hand: every process hears of them once it commits), its tap
@@ -96,9 +133,7 @@ def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap:
     public_id, secret = answer
     try:
         if tap is not None:
-            connection.execute(insert(_taps).values(
-                key=tap_key(tap), game_id=game_id, public_id=public_id, at=utcnow(),
-                secret=_tap_stream(secret.encode(), tap).hex() if secret else None))
+            _keep_tap(tap, game_id, public_id, secret)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -31,7 +31,6 @@ from .clock import utcnow
 from .extensions import begin_write, db
 from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id
 from .problems import N_, Problem
-from .rows import tap_key
 
 # A seat as stored, or as the pages read it.
 SeatOf = TypeVar("SeatOf")
@@ -82,7 +81,7 @@ class Write:
 
     game: games.GameState | None = None
     now: datetime | None = None
-    tap: str | None = None
+    tap: rows.Tap | None = None
     columns: dict[str, Any] = field(default_factory=dict)
     events: list[tuple[int, int, str, int | None]] = field(default_factory=list)
 
@@ -116,12 +115,12 @@ class Repeated(Exception):
         self.outcome = outcome
 
 
-def _check_tap(credentials: Credentials | None) -> str | None:
-    """Repeated with its first answer if this request's tap was applied already; else the tap, to store with the
-    change (`commit`)."""
-    tap = credentials.tap if credentials is not None else None
-    if not tap:
+def _check_tap(credentials: Credentials | None) -> rows.Tap | None:
+    """Repeated with its first answer if this browser's tap was applied already; else the tap, to store with the
+    change (`commit`). The same tap id from another browser is another tap."""
+    if credentials is None or not credentials.tap:
         return None
+    tap = rows.Tap(credentials.tap, credentials.browser)
     found = rows.tap_answer(tap)
     if found is not None:
         _rollback()
@@ -638,7 +637,7 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
     return commit(write, kind, number)
 
 
-__all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "Repeated", "TooManyTries", "once", "tap_key",
+__all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "Repeated", "TooManyTries", "once",
            "MOVED_ON", "STALE", "Change", "ask_for_seat", "change", "collect_secrets", "commit", "refusal", "refused",
            "count_try",
            "create", "deny", "enter_secret", "locked",

@@ -14,7 +14,7 @@ from .. import kinds, service
 
 bp = Blueprint("pages", __name__)
 
-from . import crews, headers, labels, matches, pushed, start, table  # noqa: E402, F401  (their views register on bp)
+from . import crews, headers, labels, matches, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
 from .rendering import not_yours, page  # noqa: E402
 
 
@@ -45,6 +45,13 @@ def not_allowed(error: service.NotAllowed):
     return not_yours()
 
 
+def name_the_browser() -> None:
+    """A page opened gives its browser an id (in its session) before it sends any tap: the taps it sends belong to
+    it, and a tap sent again after a lost answer carries the same id (`rows.Tap`)."""
+    if request.method == "GET" and request.endpoint is not None and not request.endpoint.endswith("static"):
+        sessions.browser_id()
+
+
 def init_app(app: Flask) -> None:
     """Register the pages on `app` (each kind's own first); every answer gets `Vary: HX-Request` and the
     protective headers."""
@@ -58,5 +65,6 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(code, error_page)
     app.register_error_handler(service.NotFound, not_found)
     app.register_error_handler(service.NotAllowed, not_allowed)
+    app.before_request(name_the_browser)
     headers.init_app(app)
 

@@ -77,7 +77,9 @@ def credentials(public_id: str | None) -> Credentials:
         value = session.get(key, {}).get(public_id) if public_id is not None else None
         return value if isinstance(value, str) else None
 
-    return Credentials(kept("hosting"), kept("seats"), kept("asking"), tap_id())
+    browser = session.get("browser")
+    return Credentials(kept("hosting"), kept("seats"), kept("asking"), tap_id(),
+                       browser if isinstance(browser, str) else None)
 
 
 def follow_next_game(game: AnyGame, endpoint: str = "pages.game") -> str | None:
