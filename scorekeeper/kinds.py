@@ -34,7 +34,8 @@ class Applied:
     `draft` is the open play's new entries (None: none open); `closed` the entries of a play
     that is complete now; `denied` that the acting browser may not make this change;
     `secret` a seat's secret entry of the open play (seat, name, value), which the table keeps
-    and reveals with the others (`Secrets`).
+    and reveals with the others (`Secrets`); `entered_for` the seats whose own entries the change
+    makes (a bid, tricks, points): the table lets the host make them only for seats without a phone.
     """
 
     draft: dict[str, Any] | None = None
@@ -42,6 +43,12 @@ class Applied:
     problems: tuple[Problem, ...] = ()
     denied: bool = False
     secret: tuple[int, str, Any] | None = None
+    entered_for: tuple[int, ...] = ()
+
+    @property
+    def seats(self) -> set[int]:
+        """Every seat whose own entry this change makes, its secret entry's too."""
+        return {*self.entered_for, *((self.secret[0],) if self.secret is not None else ())}
 
 
 @dataclass(frozen=True)

@@ -403,7 +403,8 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     secrets = games.secrets_seen_by(game, actor.seat, number)
     applied = rules.apply(setup, closed, open_play.data if open_play else None, kinds.Player(actor.seat, actor.is_host),
                           change, secrets)
-    if applied.denied:
+    # The host enters for the players without a phone only: a phone's entries are its own, in every game.
+    if applied.denied or (actor.is_host and any(game.seats[s].has_phone for s in applied.seats)):
         raise deny()
     if applied.problems:
         return refuse(game, *applied.problems)

@@ -67,7 +67,7 @@ def free_table(client: FlaskClient, app: Flask, **form: object) -> tuple[str, di
     return shelf_table(client, app, "free-pad", **{"game": "Wizard", "end": "rounds", "rounds": "2", **form})
 
 
-def test_each_phone_types_its_own_points_and_the_host_anyones(client: FlaskClient, app: Flask) -> None:
+def test_each_phone_types_its_own_points_and_the_host_those_without_a_phone(client: FlaskClient, app: Flask) -> None:
     url, phones = free_table(client, app)
     assert "Round 1" in seen(phones["Ben"], url) and "Your points" in seen(phones["Ben"], url)
     # A phone types its own points only; a viewer none.
@@ -91,7 +91,13 @@ def test_each_phone_types_its_own_points_and_the_host_anyones(client: FlaskClien
     late = version(app, url)
     phones["Cara"].post(f"{url}/play", data={"play": "1", "points-2": "99"})
     assert version(app, url) == late
-    # The host types every player's at once; the last round ends the game.
+    # The host types only for players without a phone: for Anne's, refused, and nothing changes.
+    assert client.post(f"{url}/play", data={"play": "2", "points-0": "5"}).status_code == 403
+    assert version(app, url) == late
+    # The phones gone (their seats freed), the host types every player's at once; the last round ends the game.
+    for seat in range(3):
+        assert client.post(f"{url}/seats/{seat}/free").status_code == 303
+    assert "points-0" in seen(client, url)
     assert client.post(f"{url}/play", data={"play": "2", "points-0": "5", "points-1": "-30",
                                              "points-2": "7"}).status_code == 303
     end = seen(phones["Ben"], url)
@@ -114,8 +120,9 @@ def test_the_host_ends_the_game_and_it_counts_in_the_crew(client: FlaskClient, a
     page = seen(client, url)
     assert "Anne + Cara" in page and "the lowest total wins" in page
     assert phones["Ben"].post(f"{url}/play", data={"play": "1", "end": "1"}).status_code == 403
-    client.post(f"{url}/play", data={"play": "1", "points-0": "3", "points-1": "10", "points-2": "4"})
-    client.post(f"{url}/play", data={"play": "2", "points-0": "1"})
+    for seat, (name, points) in enumerate((("Anne", "3"), ("Ben", "10"), ("Cara", "4"))):
+        assert phones[name].post(f"{url}/play", data={"play": "1", f"points-{seat}": points}).status_code == 303
+    assert phones["Anne"].post(f"{url}/play", data={"play": "2", "points-0": "1"}).status_code == 303
     assert client.post(f"{url}/play", data={"play": "2", "end": "1"}).status_code == 303
     end = seen(phones["Anne"], url)
     assert "Anne + Cara wins!" in end

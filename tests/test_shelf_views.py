@@ -63,10 +63,16 @@ def test_a_skipbo_game_is_entered_from_the_phones(client: FlaskClient, app: Flas
     assert phones["Cara"].post(f"{url}/play", data={"left": "7"}).status_code == 303
     page = seen(client, url)
     assert "Game 2" in page and "Ben 4, Cara 7" in page and "+80" in page
-    # The host enters anyone's (one device for the table); Anne passes the target: the match is hers.
+    # The host says who went out (the table's news); it counts only for players without a phone: Ben's and Cara's
+    # phones count their own, and the host's count for them is refused and changes nothing.
     assert client.post(f"{url}/play", data={"went_out": "0"}).status_code == 303
-    assert client.post(f"{url}/play", data={"left": "1", "seat": "1"}).status_code == 303
-    assert client.post(f"{url}/play", data={"left": "2", "seat": "2"}).status_code == 303
+    before = version(app, url)
+    assert client.post(f"{url}/play", data={"left": "1", "seat": "1"}).status_code == 403
+    assert version(app, url) == before
+    assert "Cards left: Ben" not in seen(client, url)
+    # Anne passes the target: the match is hers.
+    assert phones["Ben"].post(f"{url}/play", data={"left": "1"}).status_code == 303
+    assert phones["Cara"].post(f"{url}/play", data={"left": "2"}).status_code == 303
     end = seen(phones["Ben"], f"{url}/end")
     assert "Anne wins the match!" in end and "Who went out?" not in end
     assert client.post(f"{url}/play", data={"went_out": "1"}).status_code == 422

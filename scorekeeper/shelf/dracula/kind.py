@@ -109,7 +109,8 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
     problems = validate_round(setup, number, coffin, [p["coffin"] for p in plays])
     if problems:
         return Applied(problems=tuple(problems))
-    return Applied(closed={"coffin": coffin})
+    # The coffin is both players' round: the host enters it only when neither plays on a phone.
+    return Applied(closed={"coffin": coffin}, entered_for=tuple(range(len(setup.players))))
 
 
 def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, Any]:

@@ -169,7 +169,9 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
     if found:
         return Applied(problems=tuple(found))
     ordered = {name: points[name] for name in setup.players if name in points}
-    return Applied(closed={"points": ordered}) if complete else Applied(draft={"points": ordered})
+    typed = tuple(sorted(change.get("typed", {})))
+    return (Applied(closed={"points": ordered}, entered_for=typed) if complete
+            else Applied(draft={"points": ordered}, entered_for=typed))
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,

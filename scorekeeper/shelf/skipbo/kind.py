@@ -147,7 +147,7 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
     if problems:
         return Applied(problems=tuple(problems))
     data = {"winner": winner, "left": left}
-    return Applied(closed=data) if complete else Applied(draft=data)
+    return Applied(closed=data, entered_for=(seat,)) if complete else Applied(draft=data, entered_for=(seat,))
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,

@@ -8,7 +8,7 @@ phone's bid until the count shows them together (`Applied.secret`, `Secrets`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask_babel import gettext
@@ -188,8 +188,10 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
         return Applied(problems=(Problem(N_("The game is over: no round after the last.")),))
     state = now(setup, plays, draft, secrets)
     if "bid" in change:
-        return _bid(setup, state, dict(draft or {}), seat, change["bid"])
-    return _tricks(setup, state, dict(draft or {}), seat, change["tricks"])
+        applied = _bid(setup, state, dict(draft or {}), seat, change["bid"])
+    else:
+        applied = _tricks(setup, state, dict(draft or {}), seat, change["tricks"])
+    return replace(applied, entered_for=(seat,))
 
 
 def _bid(setup: Setup, state: Now, draft: dict[str, Any], seat: int, bid: int) -> Applied:
