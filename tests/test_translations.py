@@ -228,3 +228,17 @@ def test_the_picked_language_sticks_over_the_browsers(client) -> None:
     # Only this site's own pages, and only the languages there are.
     assert client.post("/language", data={"language": "xx", "next": "//evil.example"}).headers["Location"] == "/"
     assert 'lang="it"' in client.get("/").get_data(as_text=True)
+
+
+def test_one_german_word_for_a_bid_in_every_game() -> None:
+    """German says "Ansage" (and "ansagen") for a bid in every game, as the rulebook does: never "Gebot" or "bieten"."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "scorekeeper"
+    catalogs = [root / "translations/de/LC_MESSAGES/messages.po",
+                *sorted((root / "shelf").glob("*/translations/de/LC_MESSAGES/messages.po"))]
+    assert len(catalogs) >= 2
+    found = [f"{path.parent.parent.parent.parent.name}: {line}" for path in catalogs
+             for line in path.read_text(encoding="utf-8").splitlines()
+             if line.startswith("msgstr") and re.search(r"Gebot|\bbiete|\bbietet|geboten|\bBieten", line)]
+    assert found == []
