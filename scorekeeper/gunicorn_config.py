@@ -49,6 +49,7 @@ def post_worker_init(worker) -> None:
     from contextlib import contextmanager
 
     import gevent
+    from gunicorn.http.errors import NoMoreData
 
     from scorekeeper.live import stop_all_streams
 
@@ -71,8 +72,10 @@ def post_worker_init(worker) -> None:
 
     def end_everything() -> None:
         stop_all_streams()
+        # Ended as a client that went away ends them (gunicorn notes that quietly): a shutdown is no error, and
+        # logs no traceback per connection.
         for idle in list(waiting_for_a_request):
-            idle.kill(block=False)
+            idle.kill(NoMoreData(b""), block=False)
 
     def stop(signum, frame) -> None:
         worker.alive = False

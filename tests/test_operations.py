@@ -72,6 +72,10 @@ def test_sigterm_with_300_open_streams_and_50_idle_connections_stops_the_server_
         server.stop()
     print(f"SIGTERM to every process gone: {took:.2f} s")
     assert took <= 2.0, f"the server took {took:.1f} s to stop"
+    # A stop is no error: a line or two per process, no traceback for the connections it ended.
+    log = (tmp_path / "gunicorn.log").read_text(errors="replace")
+    assert "Traceback" not in log and "GreenletExit" not in log and "[ERROR]" not in log, log[-2000:]
+    assert len(log.splitlines()) <= 12, log
 
 
 def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client) -> None:
