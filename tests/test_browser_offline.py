@@ -144,3 +144,25 @@ def test_a_free_pad_score_and_a_skip_bo_count_tapped_offline_go_once(browser, li
     # Ben's 7 cards were the last count: the game is scored, Anne's +60 on every screen.
     for page in screens:
         expect(page.locator("#main")).to_contain_text("+60")
+
+
+def test_a_waiting_tap_refused_when_it_goes_says_why_and_raises_no_script_error(browser, live_server: str) -> None:
+    """Anne's bid waits while she is offline; meanwhile the host frees her seat. Back online, the tap goes again and
+    is refused (403): the page says so in words, and no script error is raised on the way."""
+    from playwright.sync_api import expect
+
+    host, phones = cannonball_table(browser, live_server)
+    anne = phones["Anne"]
+    errors: list[str] = []
+    anne.on("pageerror", lambda error: errors.append(str(error)))
+    anne.context.set_offline(True)
+    anne.locator(".numpad.mine button[value='1']").click()
+    expect(anne.locator("#waiting-taps")).to_contain_text(WAITING)
+    host.locator("#phones summary").click()
+    host.get_by_role("button", name="Free the seat of Anne").click()
+    expect(host.get_by_role("button", name="Free the seat of Anne")).to_have_count(0)
+    anne.context.set_offline(False)
+    refused = anne.locator("#waiting-taps .refused")
+    expect(refused).to_contain_text("Not applied: Only that player's own phone or the host can change this.")
+    expect(anne.locator("#waiting-taps")).not_to_contain_text(WAITING)
+    assert errors == []
