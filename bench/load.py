@@ -601,7 +601,7 @@ async def flatness(base: str, database_url: str, stored: int, tables: int, speed
 
 def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: dict[str, int],
            peak: int, flat: list[str]) -> str:
-    """The README's performance section."""
+    """The figures' section of docs/performance.md."""
     real_minutes = sum(REAL_DEAL + REAL_BID + REAL_REPORT + n * REAL_TRICK for n in range(1, args.hands + 1)) / 60
     phones = args.tables * PLAYERS
     instances = f" --instances {args.instances} --database-url …" if args.instances > 1 else ""
@@ -663,8 +663,8 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
 
 
 def write_readme(section: str, name: str = "benchmark") -> None:
-    """Put the section between the README's markers of that name."""
-    readme = ROOT / "README.md"
+    """Put the section between the markers of that name in docs/performance.md."""
+    readme = ROOT / "docs" / "performance.md"
     text = readme.read_text(encoding="utf-8")
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     before, rest = text.split(start, 1)
@@ -815,7 +815,7 @@ def main() -> None:
     parser.add_argument("--shelf", type=int, default=0, metavar="TABLES",
                         help="compare the games: this many tables of each (Skull King, Skip-Bo, Dracula, free pad, "
                              "Wizard)")
-    parser.add_argument("--readme", action="store_true", help="write the figures into README.md")
+    parser.add_argument("--readme", action="store_true", help="write the figures into docs/performance.md")
     args = parser.parse_args()
     if args.instances > 1 and not (args.database_url or "").startswith("postgresql"):
         parser.error("several instances share one PostgreSQL database: give --database-url")

@@ -1,7 +1,7 @@
 """Sum a py-spy profile of the server (`py-spy record --format raw`) by what the time was spent on.
 
 Each sample is one stack; it is counted once under the first area (in the order below) that
-one of its frames belongs to, so the shares add up to the whole. Taken as in the README:
+one of its frames belongs to, so the shares add up to the whole. Taken as docs/performance.md says:
 `py-spy record --pid <gunicorn master> --subprocesses --format raw --rate 100 --nonblocking`.
 """
 

@@ -206,7 +206,7 @@
     // The game ended, the next one started, this phone was let in: the page goes on by itself.
     var follow = document.querySelector("#main [data-follow]");
     if (follow) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
-      .then(function () { history.pushState({}, "", follow.getAttribute("href")); });
+      .then(function () { history.pushState({}, "", follow.getAttribute("href")); }, function () {});
   }
 
   function messageOf(event) {
@@ -446,8 +446,9 @@
     showWaiting();
     var headers = { "X-Tap": entry.tap };
     if (entry.keepOpen) headers["X-Keep-Open"] = "1";
+    // No answer again is no error: htmx:sendError keeps it waiting (its promise's rejection says nothing more).
     htmx.ajax(entry.verb.toUpperCase(), entry.path, { source: document.body, target: "#main", values: entry.values,
-                                                      headers: headers, swap: "innerHTML" });
+                                                      headers: headers, swap: "innerHTML" }).catch(function () {});
   }
   window.addEventListener("online", sendWaiting);
   document.addEventListener("htmx:sseOpen", sendWaiting);

@@ -161,6 +161,9 @@ def test_a_waiting_tap_refused_when_it_goes_says_why_and_raises_no_script_error(
     host.locator("#phones summary").click()
     host.get_by_role("button", name="Free the seat of Anne").click()
     expect(host.get_by_role("button", name="Free the seat of Anne")).to_have_count(0)
+    # Still offline when the page tries it again by itself (every few seconds): that try fails without a word.
+    anne.wait_for_timeout(4500)
+    expect(anne.locator("#waiting-taps")).to_contain_text(WAITING)
     anne.context.set_offline(False)
     refused = anne.locator("#waiting-taps .refused")
     expect(refused).to_contain_text("Not applied: Only that player's own phone or the host can change this.")
