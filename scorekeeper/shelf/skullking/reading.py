@@ -86,7 +86,7 @@ def hands(game: GameState) -> tuple[HandState, ...]:
         secret_now = count.play if count is not None and not count.over else None
         alike = cache("skull king hands alike")
         built = []
-        for row in read_hands(game.plays):
+        for row in _rows(game):
             if row.number == secret_now:
                 built.append(_hand(game, row))
                 continue
@@ -97,6 +97,16 @@ def hands(game: GameState) -> tuple[HandState, ...]:
             built.append(hand)
         found = tuple(built)
         kept.put(key, found)
+    return found
+
+
+def _rows(game: GameState) -> tuple[HandRow, ...]:
+    """The game's hands as their plays store them, read once per version for every view."""
+    kept = cache("skull king rows")
+    found = kept.get((game.id, game.version))
+    if found is None:
+        found = read_hands(game.plays)
+        kept.put((game.id, game.version), found)
     return found
 
 

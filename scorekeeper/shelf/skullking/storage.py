@@ -100,24 +100,26 @@ class HandRow:
 
 
 def entry_row(position: int, data: Mapping[str, Any]) -> EntryRow:
-    """An entry's plain value from what its play stores."""
-    return EntryRow(position, data.get("tricks"), dict(data.get("bonuses") or {}), tuple(data.get("loot_with") or ()),
-                    data.get("wager"), data.get("bid_changed_from"), bool(data.get("done")),
-                    bool(data.get("fixing")))
+    """An entry's plain value from what its play stores (every value, as `entry_values` writes them)."""
+    return EntryRow(position, data["tricks"], data["bonuses"], tuple(data["loot_with"]), data["wager"],
+                    data["bid_changed_from"], data["done"], data["fixing"])
+
+
+# Each phase by its stored name: looked up, not made, for every hand of every version read.
+PHASES = {phase.value: phase for phase in Phase}
 
 
 def hand_row(play: games.PlayState) -> HandRow:
-    """A hand's plain value from its play."""
+    """A hand's plain value from its play (every value, as `hand_data` writes them)."""
     data = play.data
-    return HandRow(play.number, data["cards"], data.get("lost_tricks", 0), Phase(data["phase"]),
-                   bool(data.get("corrected")), bool(data.get("cannons")),
-                   tuple(entry_row(position, e) for position, e in enumerate(data.get("entries", ()))),
-                   tuple(data.get("claimed") or ()))
+    return HandRow(play.number, data["cards"], data["lost_tricks"], PHASES[data["phase"]], data["corrected"],
+                   data["cannons"], tuple([entry_row(position, e) for position, e in enumerate(data["entries"])]),
+                   tuple(data["claimed"]))
 
 
 def read_hands(plays: Sequence[games.PlayState]) -> tuple[HandRow, ...]:
     """A game's hands, from its plays (the table's rows, read with the game at one version)."""
-    return tuple(hand_row(play) for play in plays)
+    return tuple([hand_row(play) for play in plays])
 
 
 def entry_values(entry: EntryRow) -> dict[str, Any]:
