@@ -165,3 +165,21 @@ def test_export_import_export_is_the_same(game: tuple[Setup, list[Round]]) -> No
     read = wizard_pad.read(json.loads(json.dumps(written)), check=True)
     assert (read.setup, read.rounds) == (setup, rounds)
     assert wizard_pad.write(read.setup, read.rounds) == written
+
+
+def test_an_unfinished_round_breaking_no_even_bids_is_refused_as_a_finished_one_would_be() -> None:
+    """Under "no even bids" an unfinished round's bids may not add up to the cards dealt either: imported, it would
+    make a game whose own export is refused once the round closes. The last bidder is named (round 2: Ben deals,
+    so Cara, Anne, then Ben)."""
+    doc = copy.deepcopy(EXAMPLE)
+    doc["options"]["no_even_bids"] = True
+    unfinished = with_round(doc, [("Anne", 1, None), ("Ben", 0, None), ("Cara", 1, None)])
+    with pytest.raises(PadError) as refused:
+        read_any(json.dumps(unfinished))
+    assert refused.value.messages() == [
+        "Round 2, Ben: the bids add up to 2, the cards dealt, which “no even bids” does not allow."]
+    # The same bids finished are refused alike; bids that do not add up are read, and the export reads again.
+    with pytest.raises(PadError):
+        read_any(json.dumps(with_round(doc, [("Anne", 1, 1), ("Ben", 0, 0), ("Cara", 1, 1)])))
+    fine = with_round(doc, [("Anne", 2, None), ("Ben", 0, None), ("Cara", 1, None)])
+    assert read_any(json.dumps(score_any(json.dumps(fine))))[1] == read_any(json.dumps(fine))[1]

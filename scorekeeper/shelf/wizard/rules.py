@@ -151,8 +151,8 @@ def round_problems(setup: Setup, played: Round) -> list[Problem]:
                 for seat, bid in enumerate(played.bids) if not 0 <= bid <= number]
     if played.tricks is not None:
         problems += tricks_problems(setup, number, played.tricks)
-    if (not problems and played.tricks is not None and setup.no_even_bids and setup.bidding == IN_TURN
-            and sum(played.bids) == number):
+    # An unfinished round has all its bids too: they may not add up either (its export must import again).
+    if not problems and setup.no_even_bids and setup.bidding == IN_TURN and sum(played.bids) == number:
         last = bidding_order(setup, number)[-1]
         problems.append(Problem(N_("%(names)s: the bids add up to %(cards)d, the cards dealt, which “no even bids” "
                                    "does not allow."), {"cards": number}, number, (setup.players[last],), "round"))
