@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from flask import current_app
 
+from .access import Actor
 from .models import Play
 from .padfile import PadError, read_json, shown, write_rounds_csv
 from .problems import N_, Problem
@@ -64,14 +65,6 @@ class Secrets:
     def of(self, name: str) -> Mapping[int, Any]:
         """The entries called `name`, by seat."""
         return self.entries.get(name, {})
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who acts at a match: a seat's phone, the host, or both unknown (a viewer)."""
-
-    seat: int | None = None
-    is_host: bool = False
 
 
 # A kind's own plain values: its setup (players, rules, options) and one of its plays (a hand, a round).
@@ -154,12 +147,12 @@ class PlayedRules(Protocol[SetupT]):
     def write_pad(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
     def finished(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> bool: ...
     def parse_change(self, form: Any) -> dict[str, Any] | None: ...
-    def apply(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+    def apply(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
               change: Mapping[str, Any], secrets: Secrets) -> Applied: ...
     def context(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-                actor: Player, secrets: Secrets) -> dict[str, Any]: ...
+                actor: Actor, secrets: Secrets) -> dict[str, Any]: ...
     def card_state(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-                   actor: Player, secrets: Secrets) -> object: ...
+                   actor: Actor, secrets: Secrets) -> object: ...
     def summary(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None]: ...
 

@@ -161,12 +161,14 @@ class Event(Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class JoinAttempt(Model):
+class LimitedTry(Model):
     """A try that is limited per minute (a typed join code, a new game, an import), kept a short while."""
 
+    __tablename__ = "limited_try"
+
     id: Mapped[int] = mapped_column(primary_key=True)
-    # The bucket: what kind of try, and the client address it came from.
-    address: Mapped[str] = mapped_column(String(64), index=True)
+    # What is counted: the kind of try, and whose (a browser, a client address).
+    bucket: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 

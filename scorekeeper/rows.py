@@ -10,6 +10,7 @@ tables of its own writes them the same way, in its package.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -103,19 +104,30 @@ def tap_answer(tap: Tap) -> tuple[str, str | None] | None:
     return row.public_id, tap.masked(bytes.fromhex(row.secret)).decode() if row.secret else None
 
 
+# The newest tap of a browser and game past its bound, if it has that many: those older than it go.
+_OLDEST_KEPT = (select(_taps.c.at)
+                .where(_taps.c.game_id == bindparam("game_id"), _taps.c.browser == bindparam("browser"))
+                .order_by(_taps.c.at.desc()).limit(1).offset(bindparam("kept")).scalar_subquery())
+_PAST_THE_BOUND = delete(_taps).where(_taps.c.game_id == bindparam("game_id"), _taps.c.browser == bindparam("browser"),
+                                      _taps.c.at <= _OLDEST_KEPT)
+# A process prunes the taps past their day this often, with whatever change it stores then.
+PRUNE_OLD_TAPS_SECONDS = 60.0
+_pruned_at = [0.0]
+
+
 def _keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> None:
-    """A tap applied, with its answer; its browser's oldest taps of this game past the bound, and every tap past
-    its day, go (by whichever process stores a change)."""
+    """A tap applied, with its answer; its browser's oldest taps of this game past the bound go (one indexed
+    statement, which finds nothing to do until there are that many), and now and then every tap past its day (by
+    whichever process stores a change)."""
     connection = db.session.connection()
     now = utcnow()
     browser = tap.browser_key
     connection.execute(insert(_taps).values(key=tap.key, browser=browser, game_id=game_id, public_id=public_id,
                                             at=now, secret=tap.masked(secret.encode()).hex() if secret else None))
-    newest = (select(_taps.c.key).where(_taps.c.game_id == game_id, _taps.c.browser == browser)
-              .order_by(_taps.c.at.desc(), _taps.c.key).limit(TAPS_KEPT_PER_BROWSER))
-    connection.execute(delete(_taps).where(_taps.c.game_id == game_id, _taps.c.browser == browser,
-                                           _taps.c.key.not_in(newest.scalar_subquery())))
-    connection.execute(delete(_taps).where(_taps.c.at < now - TAPS_KEPT))
+    connection.execute(_PAST_THE_BOUND, {"game_id": game_id, "browser": browser, "kept": TAPS_KEPT_PER_BROWSER})
+    if time.monotonic() - _pruned_at[0] > PRUNE_OLD_TAPS_SECONDS:
+        _pruned_at[0] = time.monotonic()
+        connection.execute(delete(_taps).where(_taps.c.at < now - TAPS_KEPT))
 
 
 def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: Tap | None,

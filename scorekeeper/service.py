@@ -29,7 +29,7 @@ from . import games, kinds, rows
 from .access import Actor, Credentials, Role, identify, token_hash
 from .clock import utcnow
 from .extensions import begin_write, db
-from .models import Game, JoinAttempt, Seat, new_join_code, new_public_id
+from .models import Game, LimitedTry, Seat, new_join_code, new_public_id
 from .problems import N_, Problem
 
 # A seat as stored, or as the pages read it.
@@ -401,7 +401,7 @@ def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], dr
     actor = identify(game, credentials)
     # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
     secrets = games.secrets_seen_by(game, actor.seat, number)
-    applied = rules.apply(setup, closed, open_play.data if open_play else None, kinds.Player(actor.seat, actor.is_host),
+    applied = rules.apply(setup, closed, open_play.data if open_play else None, actor,
                           change, secrets)
     # The host enters for the players without a phone only: a phone's entries are its own, in every game.
     if applied.denied or (actor.is_host and any(game.seats[s].has_phone for s in applied.seats)):
@@ -485,13 +485,13 @@ def count_try(buckets: Mapping[str, int]) -> None:
     begin_write()
     since = utcnow() - timedelta(minutes=1)
     for bucket, limit in buckets.items():
-        recent = db.session.scalar(select(func.count()).select_from(JoinAttempt).where(
-            JoinAttempt.address == bucket[:64], JoinAttempt.at > since)) or 0
+        recent = db.session.scalar(select(func.count()).select_from(LimitedTry).where(
+            LimitedTry.bucket == bucket[:64], LimitedTry.at > since)) or 0
         if recent >= limit:
             db.session.rollback()
             raise TooManyTries()
-    db.session.execute(delete(JoinAttempt).where(JoinAttempt.at < since))
-    db.session.add_all(JoinAttempt(address=bucket[:64]) for bucket in buckets)
+    db.session.execute(delete(LimitedTry).where(LimitedTry.at < since))
+    db.session.add_all(LimitedTry(bucket=bucket[:64]) for bucket in buckets)
     db.session.commit()
 
 

@@ -54,7 +54,7 @@
   var clockOffset = 0;  // server time minus this device's time, for the count
 
   function editionOf(element) {
-    return element ? parseInt(element.dataset.edition || element.dataset.version, 10) : null;
+    return element ? parseInt(element.dataset.edition, 10) : null;
   }
 
   // Values the player changed that no page from the server has shown yet. A redraw under
@@ -86,7 +86,7 @@
   }
 
   function editionIn(html) {
-    var found = /id="(?:table|live)"[^>]*data-(?:edition|version)="(\d+)"/.exec(html || "");
+    var found = /id="(?:table|live)"[^>]*data-edition="(\d+)"/.exec(html || "");
     return found ? parseInt(found[1], 10) : null;
   }
 

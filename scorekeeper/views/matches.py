@@ -14,7 +14,7 @@ from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from .. import games, kinds, service
-from ..access import Actor
+from ..access import VIEWER, Actor
 from ..clock import epoch_ms
 from ..problems import Problem
 from . import bp
@@ -37,12 +37,12 @@ class ShelfGame:
     draft: dict[str, Any] | None
     version: int
 
-    def secrets(self, state: games.GameState, actor: kinds.Player) -> kinds.Secrets:
+    def secrets(self, state: games.GameState, actor: Actor) -> kinds.Secrets:
         """The open play's secret entries as `actor` may see them (`games.as_seen_by` decides)."""
         return games.secrets_seen_by(state, actor.seat, len(self.closed) + 1)
 
-    def context(self, state: games.GameState, actor: kinds.Player) -> dict[str, Any]:
-        """What the kind shows `actor` (a browser's own card), or with `kinds.Player()` the whole table."""
+    def context(self, state: games.GameState, actor: Actor) -> dict[str, Any]:
+        """What the kind shows `actor` (a browser's own card), or with `VIEWER` the whole table."""
         secrets = self.secrets(state, actor)
         context = self.kind.context(self.setup, list(self.closed), self.draft, actor, secrets)
         # Every tap names the game or round it was drawn for: one that comes late changes nothing. The moment a
@@ -78,7 +78,7 @@ def played(state: games.GameState) -> ShelfGame:
 def shared_screen(found: ShelfGame, state: games.GameState) -> str:
     """The parts of a shelf game's screen that every viewer sees alike, rendered once per edition and language."""
     def render() -> str:
-        context = found.context(state, kinds.Player())
+        context = found.context(state, VIEWER)
         return "".join(render_block(found.kind.TEMPLATE, block, game=state, **context) for block in SHARED_PARTS)
 
     return once_per_edition("shelf tables", state.id, state.edition, render)
@@ -87,7 +87,7 @@ def shared_screen(found: ShelfGame, state: games.GameState) -> str:
 def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
     """A fingerprint of what this browser's own card shows: its role, seat, the play it is drawn for and
     what the kind says the card holds; another player's change leaves it as it is."""
-    actor = kinds.Player(me.seat, me.is_host)
+    actor = me
     parts: tuple[object, ...] = (
         me.role, me.seat, len(found.closed),
         found.kind.card_state(found.setup, list(found.closed), found.draft, actor, found.secrets(state, actor)))
@@ -100,7 +100,7 @@ def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
 
 def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> str:
     """This browser's own card of a shelf game, as the stream sends it (`key`: its card key)."""
-    context = found.context(state, kinds.Player(me.seat, me.is_host))
+    context = found.context(state, me)
     return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[], card_key=key, **context)
 
 
@@ -115,7 +115,7 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
         return open_page(following)
     found = played(state)
     me = visitor(state)
-    context = found.context(state, kinds.Player(me.seat, me.is_host))
+    context = found.context(state, me)
     return page(found.kind.TEMPLATE, status, title=gettext(found.kind.TITLE), game=state, visitor=me,
                 problems=problems or [], card_key=card_key(found, state, me), **context)
 

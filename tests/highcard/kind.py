@@ -18,7 +18,8 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from scorekeeper.kinds import Applied, NewMatch, OnPlays, Player, Secrets
+from scorekeeper.access import Actor
+from scorekeeper.kinds import Applied, NewMatch, OnPlays, Secrets
 from scorekeeper.padfile import PadError
 from scorekeeper.problems import Problem
 from scorekeeper.standings import leaderboard
@@ -101,7 +102,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"card": int(raw), "seat": int(seat) if seat.isascii() and seat.isdigit() else None}
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
           change: Mapping[str, Any], secrets: Secrets) -> Applied:
     if actor.seat is None and not actor.is_host:
         return Applied(denied=True)
@@ -121,7 +122,7 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> dict[str, Any]:
     won = wins(setup, plays)
     over = finished(setup, plays)
     cards = secrets.of("card")
@@ -136,7 +137,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player, secrets: Secrets) -> object:
+               actor: Actor, secrets: Secrets) -> object:
     return (len(plays), secrets.of("card").get(actor.seat) if actor.seat is not None else None, secrets.shown)
 
 

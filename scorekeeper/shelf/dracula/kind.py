@@ -7,7 +7,8 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ...kinds import Applied, NewMatch, Player, Secrets
+from ...access import Actor
+from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
 from . import pad
@@ -95,7 +96,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"coffin": parse_coffin([cell[:4] for cell in cells])}
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
           change: Mapping[str, Any], secrets: Secrets) -> Applied:
     """A coffin entered by either player's phone or the host: checked, then the round is scored."""
     if actor.seat is None and not actor.is_host:
@@ -124,7 +125,7 @@ def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, 
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the round screen shows: the last round scored, the sets so far, the totals, the winner."""
     coffins = [p["coffin"] for p in plays]
     now = standing(setup, coffins)
@@ -144,7 +145,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player, secrets: Secrets) -> object:
+               actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds besides the round it is drawn for: the empty coffin to fill."""
     return None
 

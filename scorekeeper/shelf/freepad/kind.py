@@ -6,8 +6,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, NewMatch, Player, Secrets
+from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
 from . import pad
@@ -135,7 +136,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"typed": typed} if typed else None
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
           change: Mapping[str, Any], secrets: Secrets) -> Applied:
     """Points typed by a phone (its own) or the host (anyone's); the round closes when everyone's are in."""
     before = played(plays)
@@ -175,7 +176,7 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the pad shows: the rounds with running totals, who has typed this round, the leaderboard, who won."""
     now = played(plays)
     rows, running = [], [0] * len(setup.players)
@@ -200,7 +201,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player, secrets: Secrets) -> object:
+               actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds besides the round it is drawn for: nothing of the others' points
     (they show on the table), so another phone's save never redraws it."""
     return None

@@ -7,8 +7,9 @@ from typing import Any
 
 from flask_babel import gettext
 
+from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, NewMatch, Player, Secrets
+from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard
 from . import pad
@@ -108,7 +109,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return None
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
           change: Mapping[str, Any], secrets: Secrets) -> Applied:
     """One tap: who went out (their own side from a phone, anyone from the host), or cards left (one's own)."""
     results = [_result(p) for p in plays]
@@ -151,7 +152,7 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the match screen shows: the games so far with running totals, the game being entered, who won."""
     results = [_result(p) for p in plays]
     rows, running = [], [0] * len(setup.sides)
@@ -177,7 +178,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player, secrets: Secrets) -> object:
+               actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds besides the game it is drawn for: who went out, and the counts its
     forms show (a phone's own, or for the host everyone's), so another phone's count does not redraw a phone's card."""
     if not draft:

@@ -13,8 +13,9 @@ from typing import Any
 
 from flask_babel import gettext
 
+from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, NewMatch, Player, Secrets
+from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
 from . import pad
@@ -176,7 +177,7 @@ def now(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, An
                forbidden)
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Player,
+def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
           change: Mapping[str, Any], secrets: Secrets) -> Applied:
     """A bid or tricks from a seat's phone, or from the host for any seat (a player without a phone)."""
     if actor.seat is None and not actor.is_host:
@@ -250,7 +251,7 @@ def pad_rows(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[dict[str,
 
 
 def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-            actor: Player, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the round screen shows: the round, whose turn, the bids as this screen may see them, the tricks,
     the leaderboard and the pad."""
     rounds = [as_round(p) for p in plays]
@@ -276,7 +277,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
 
 
 def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
-               actor: Player, secrets: Secrets) -> object:
+               actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds: its bid and tricks, whether it may bid now (and what not), the phase;
     the host's card the turn and the entries it may make for players without a phone."""
     state = now(setup, plays, draft, secrets)
