@@ -82,6 +82,18 @@ def app(database_url: str) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def every_game_app(database_url: str) -> Iterator[Flask]:
+    """An app offering every game on the shelf and the test game (`tests/highcard`), registered with one line."""
+    from scorekeeper.shelf import INSTALLED
+    from tests.highcard.kind import HIGH_CARD
+
+    app = make_app(database_url, games=[*INSTALLED, HIGH_CARD])
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """A test client for the app."""
     return app.test_client()

@@ -3,7 +3,7 @@ entry for a seat a phone plays is refused and changes nothing, and the same entr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,19 +14,15 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.kinds import registered
 from scorekeeper.models import Game
-from scorekeeper.shelf import INSTALLED
-from tests.conftest import make_app
-from tests.highcard.kind import HIGH_CARD
-
-COFFIN = {f"cell-{i}": card for i, card in enumerate(["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D"])}
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    app = make_app(database_url, games=[*INSTALLED, HIGH_CARD])
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+def app(every_game_app: Flask) -> Flask:
+    """Every game on the shelf and the test game."""
+    return every_game_app
+
+
+COFFIN = {f"cell-{i}": card for i, card in enumerate(["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D"])}
 
 
 def version(app: Flask, url: str) -> int:

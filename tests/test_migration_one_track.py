@@ -13,7 +13,7 @@ from flask import Flask
 
 from tests.conftest import make_app
 from tests.helpers import end_count, hand_now
-from tests.test_migration import THE_APP_AS_IT_WAS, client_as, made_by_the_app_as_it_was
+from tests.test_migration import SKULL_KING_IN_PLAY, THE_APP_AS_IT_WAS, client_as, made_by_the_app_as_it_was
 
 # The release before the move: Skull King's hands in its own tables (`hand`, `entry`).
 BEFORE = "e583922"
@@ -51,26 +51,7 @@ imported("finished", {"format": "skull-king-pad", "version": 1, "ruleset": "mode
                       "hands": [{"cards": n, "entries": [{"player": "Anne", "bid": n, "tricks": n},
                                                          {"player": "Ben", "bid": 0, "tricks": 0}]} for n in (1, 2)]})
 
-url, host, phones = game("skull-king", {"ruleset": "classic"}, ["Anne", "Ben", "Cara"])
-for seat, bid in enumerate((1, 0, 1)):
-    assert phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid}).status_code == 303
-keep("counting", url, host, phones, bids=[1, 0, 1])
-
-url, host, phones = game("skull-king", {"ruleset": "classic"}, ["Anne", "Ben"])
-for seat, bid in enumerate((1, 0)):
-    phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid})
-end_count(url)
-assert phones[0].post(f"{url}/hands/1", data={"intent": "done", "tricks-0": 1}).status_code == 303
-assert phones[1].post(f"{url}/hands/1", data={"intent": "done", "tricks-1": 0}).status_code == 303
-assert phones[0].post(f"{url}/hands/2/bid", data={"bid": 2}).status_code == 303
-keep("bidding", url, host, phones, bids=[2, None], hand=2)
-
-url, host, phones = game("skull-king", {"ruleset": "modern", "scoring": "rascal", "cannonball": "on"}, ["Anne", "Ben"])
-for seat, bid in enumerate((1, 0)):
-    phones[seat].post(f"{url}/hands/1/bid", data={"bid": bid})
-end_count(url)
-assert phones[0].post(f"{url}/hands/1/load", data={"shot": "cannonball"}).status_code == 303
-keep("loading", url, host, phones, shots=["cannonball", None])
+''' + SKULL_KING_IN_PLAY + r'''
 
 # Wizard: secret bids, two of three in (hidden); in turn, a round played and the next one's first bid made.
 url, host, phones = game("wizard", {"bidding": "secret"}, ["Anne", "Ben", "Cara"])

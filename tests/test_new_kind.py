@@ -20,12 +20,9 @@ from tests.test_live_table import Stream
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
+def app(every_game_app: Flask) -> Flask:
     """The app offering every game on the shelf and high card: the one line that registers a game."""
-    app = make_app(database_url, games=[*INSTALLED, HIGH_CARD])
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    return every_game_app
 
 
 def join(app: Flask, url: str, seat: int) -> FlaskClient:
