@@ -52,6 +52,14 @@ def standings_text(standings: Sequence[Any]) -> str:
     return join_names([f"{s.name} {format_score(s.total)}" for s in standings])
 
 
+def header_name(game: Any = None) -> str:
+    """What the header and the window's title name: a game's own name on its pages (its kind's title), the app's
+    elsewhere."""
+    kind = getattr(game, "kind", None) if game else None
+    shelf = kinds.registered()
+    return gettext(shelf[kind].TITLE) if isinstance(kind, str) and kind in shelf else gettext("Skull King")
+
+
 def game_label(game: Any) -> str:
     """A game's name in a list, as its kind gives it (a Skull King game's ruleset, a free pad's game as typed)."""
     return kinds.kind_of(game).label(game)
@@ -71,6 +79,7 @@ def init_app(app: Flask) -> None:
         language_names=LANGUAGE_NAMES,
         join_names=join_names,
         game_label=game_label,
+        header_name=header_name,
         # The games the start page offers besides the first, whose new game is its big button.
         more_kinds=lambda: list(kinds.registered())[1:],
         MAX_NAME=MAX_NAME,

@@ -9,9 +9,11 @@ from typing import Any, TypeVar
 from flask import make_response, redirect, render_template, request
 from flask_babel import get_locale, gettext
 from jinja2_fragments.flask import render_block
+from markupsafe import escape
 from werkzeug.wrappers import Response
 
 from .. import games
+from .labels import header_name
 
 Rendered = TypeVar("Rendered")
 
@@ -24,7 +26,9 @@ def is_htmx() -> bool:
 def page(template: str, status: int = 200, **context: Any) -> Response:
     """The whole page, or for htmx just its `main` block."""
     if is_htmx():
-        response = make_response(render_block(template, "main", fragment=True, **context), status)
+        # The header is outside the part swapped in: it names the game of the page all the same.
+        brand = f'<span id="brand-name" hx-swap-oob="true">{escape(header_name(context.get("game")))}</span>'
+        response = make_response(render_block(template, "main", fragment=True, **context) + brand, status)
         if request.method != "GET":
             # A refused form shows its page again; the address stays that of the page.
             response.headers["HX-Push-Url"] = "false"
