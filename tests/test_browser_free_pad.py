@@ -44,7 +44,14 @@ def test_a_free_pad_on_two_phones_and_the_host(browser, live_server: str, tmp_pa
         expect(page.get_by_role("heading", name="Round 2", exact=True)).to_be_visible()
         expect(page.locator(".leaderboard tbody tr").first).to_contain_text("Ben")
 
-    # The host types both for the last round: the game is over on every screen.
+    # The host types only for players without a phone: none offered while both play on phones. The phones put
+    # away (their seats freed), the host types both for the last round: the game is over on every screen.
+    expect(host.locator("#points-0")).to_have_count(0)
+    for name in ("Anne", "Ben"):
+        # The panel of the phones, closed again by the answer to the host's own tap, opened for each.
+        host.locator("#phones summary").click()
+        host.get_by_role("button", name=f"Free the seat of {name}").click()
+        expect(host.get_by_role("button", name=f"Free the seat of {name}")).to_have_count(0)
     host.fill("#points-0", "40")
     host.fill("#points-1", "0")
     host.get_by_role("button", name="Save").click()
