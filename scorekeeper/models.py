@@ -1,5 +1,5 @@
 """The table's database models: games, their seats and the phones asking for one, the plays and secret entries
-the table keeps for their kinds, the event log. A kind with tables of its own declares them in its package."""
+the table keeps for every game, the event log. No game declares a table of its own."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class Game(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
-    # Its kind's name (`kinds.registered()`): the kind reads the rest (its own tables, or its `Play`s).
+    # Its kind's name (`kinds.registered()`): the kind reads the rest (its `Play`s and secret entries).
     kind: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -1,10 +1,10 @@
-"""The table's rows a change writes, as plain statements: the game's lock, version, end and event, and the
-secret entries with the count that reveals them.
+"""The table's rows a change writes, as plain statements: the game's lock, its plays, the secret entries with the
+count that reveals them, the seats, and the end of every change (`store`: version, events, tap, commit).
 
 A change reads the game as the pages do (plain values, kept per version in the process)
 after locking its row, and writes only the rows it changes: no ORM object of the game is
-loaded. `service` decides what to write; this module only knows the tables. A kind with
-tables of its own writes them the same way, in its package.
+loaded. `service` decides what to write; this module only knows the tables. A game writes
+its plays through it too (`put_play`).
 """
 
 from __future__ import annotations

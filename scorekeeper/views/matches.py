@@ -68,7 +68,7 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
 
 
 def played(state: games.GameState) -> ShelfGame:
-    """The game whose plays the table keeps, as its rules read them; NotFound for one that keeps its own."""
+    """The game whose one screen the table draws, as its rules read its plays; NotFound for one that draws its own."""
     found = shelf_game(state)
     if found is None:
         raise service.NotFound(state.public_id)
