@@ -175,3 +175,13 @@ def test_a_name_no_seat_can_hold_is_refused_by_every_kind(client: FlaskClient, k
                            content_type="application/json")
     assert imported.status_code == 422 and refusal in imported.json["problems"]
     assert client.get("/").status_code == 200 and name not in client.get("/").get_data(as_text=True)
+
+
+def test_the_host_is_offered_no_form_while_every_player_has_a_phone(client: FlaskClient, app: Flask) -> None:
+    url, phones = free_table(client, app)
+    card = seen(client, url)
+    assert "points-0" not in card and ">Save<" not in card
+    # One phone gone: the host types for that player alone.
+    assert client.post(f"{url}/seats/1/free").status_code == 303
+    card = seen(client, url)
+    assert "points-1" in card and "points-0" not in card and ">Save<" in card
