@@ -59,7 +59,8 @@ def readable(fd: int, timeout: float) -> bool:
 
 
 def prune_events(session) -> int:
-    """Drop the events older than EVENTS_KEPT (the taps past their day go with every change stored); how many went."""
+    """Drop the events older than EVENTS_KEPT (the taps past their day go with the changes stored: `rows`); how many
+    went."""
     result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
     session.commit()
     return result.rowcount or 0

@@ -298,11 +298,9 @@ def commit(write: Write, kind: str, hand: int | None = None, secret: str | None 
 
 
 def _log(write: Write, game: Game, kind: str, hand: int | None = None) -> None:
-    """Bump a game record's version (a new game, or the earlier game a new one follows); its event is logged when
-    the change is stored."""
+    """Bump a stored game record's version (a new game once flushed, or the earlier game a new one follows); its
+    event is logged when the change is stored."""
     game.version = (game.version or 0) + 1
-    if game.id is None:
-        db.session.flush()
     write.events.append((game.id, game.version, kind, hand))
 
 

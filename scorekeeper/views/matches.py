@@ -87,10 +87,9 @@ def shared_screen(found: ShelfGame, state: games.GameState) -> str:
 def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
     """A fingerprint of what this browser's own card shows: its role, seat, the play it is drawn for and
     what the kind says the card holds; another player's change leaves it as it is."""
-    actor = me
     parts: tuple[object, ...] = (
         me.role, me.seat, len(found.closed),
-        found.kind.card_state(found.setup, list(found.closed), found.draft, actor, found.secrets(state, actor)))
+        found.kind.card_state(found.setup, list(found.closed), found.draft, me, found.secrets(state, me)))
     if me.is_host:
         # The host's card answers the phones asking for a seat and frees the seats of lost ones.
         parts += (tuple(s.has_phone for s in state.seats),

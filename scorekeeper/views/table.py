@@ -292,9 +292,8 @@ def screen(public_id: str):
     assert pushed is not None and pushed.shared is not None  # the table's own, at least
     kind = kinds.kind_of(state)
     # The table lays out what a kind brings no layout of its own for: its shared table beside its board.
-    return page("screen.html", title=gettext("Leaderboard"), game=state, game_title=gettext(kind.TITLE),
-                label=kind.label(state), shared=pushed.shared(state), edition=state.edition,
-                laid_out_here=pushed is PLAYED_SCREEN)
+    return page("screen.html", title=gettext("Leaderboard"), game=state, label=kind.label(state),
+                shared=pushed.shared(state), edition=state.edition, laid_out_here=pushed is PLAYED_SCREEN)
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")
