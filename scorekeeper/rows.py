@@ -200,13 +200,6 @@ def put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new:
 # --- secret entries and their count ---------------------------------------------------------
 
 
-def collect(game_id: int, play: int, name: str) -> None:
-    """A new game's table collects the secret entries `name` of `play` (a change sets its count with its version:
-    `service.collect_secrets`)."""
-    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(
-        count_play=play, count_name=name, reveal_at=None))
-
-
 def put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: bool) -> None:
     """A seat's secret entry: `new`, or a change of the one stored."""
     connection = db.session.connection()

@@ -46,10 +46,11 @@ def store_hands(game: Any, table: Table, hands: list[Hand]) -> None:
         insert_hand(game.id, number, hand.cards, cannons, phase, sorted(entries, key=lambda e: e.position),
                     hand.lost_tricks)
         if phase == Phase.LOADING:
-            # The loads the file has are in; the others are collected in secret.
-            rows.collect(game.id, number, SHOT)
+            # The loads the file has are in; the others are collected in secret (the new game's count, as every
+            # game's first play sets it).
+            game.count_play, game.count_name = number, SHOT
     cards = cards_of_hand(table, len(hands) + 1)
     # A game the file ends is finished by the table (`service.create`).
     if all(hand.finished for hand in hands) and cards is not None:
         open_hand(game.id, len(hands) + 1, cards, cannons, len(game.seats))
-        rows.collect(game.id, len(hands) + 1, BID)
+        game.count_play, game.count_name = len(hands) + 1, BID
