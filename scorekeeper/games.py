@@ -185,6 +185,10 @@ class GameState:
         """The secret entries `name` of `play` in this view, by seat (a value None: in, but not shown here)."""
         return {s.seat: s.value for s in self.secrets if s.play == play and s.name == name}
 
+    def completes(self, play: int, name: str, seat: int) -> bool:
+        """Whether the secret entry of `seat` makes the entries `name` of `play` complete: every seat's is in."""
+        return set(self.secrets_of(play, name)) | {seat} >= set(range(len(self.seats)))
+
 
 class MovedOn(Exception):
     """The game changed between the two statements of one read."""

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from flask import current_app
 
 from .access import Actor
-from .models import Play
 from .padfile import PadError, read_json, shown, write_rounds_csv
 from .problems import N_, Problem
 
@@ -30,26 +29,61 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Applied:
-    """What a change does to a match: the entries of the play still open, a play to close, or why not.
+    """What a game's decision says of a change, the one answer of every change of every game: what to write, or
+    why nothing is written. The table writes it (`service.play`); the decision reads plain values only.
 
-    `draft` is the open play's new entries (None: none open); `closed` the entries of a play
-    that is complete now; `denied` that the acting browser may not make this change;
-    `secret` a seat's secret entry of the open play (seat, name, value), which the table keeps
-    and reveals with the others (`Secrets`); `entered_for` the seats whose own entries the change
-    makes (a bid, tricks, points): the table lets the host make them only for seats without a phone.
+    `play` is the number of the play it writes (the open one, or a scored one it corrects);
+    `draft` that play's new values, still open; `closed` its values, complete now (or corrected);
+    `secret` a seat's secret entry of it (seat, name, value), which the table keeps and reveals
+    with the others (`Secrets`); `shown` entries of it shown already that change (a bid Harry
+    the Giant changes); `collects` the secret entries the table collects from now on (play, name),
+    `forget` those entered before forgotten (a new deal); `opens` the values the next play opens
+    with; `summary` what the game leaves for its crew's statistics, once it is over (a correction
+    of a finished game changes it). `denied`: the acting browser may not make it; `stale`: the
+    play the screen was drawn for has moved on; `problems`: the rules refuse it. `entered_for`
+    are the seats whose own entries it makes (a bid, tricks, points): the table lets the host
+    make them only for seats without a phone. `event` is what the table logs.
     """
 
     draft: dict[str, Any] | None = None
     closed: dict[str, Any] | None = None
+    play: int | None = None
     problems: tuple[Problem, ...] = ()
     denied: bool = False
+    stale: bool = False
     secret: tuple[int, str, Any] | None = None
+    shown: tuple[tuple[int, str, Any], ...] = ()
+    collects: tuple[int, str] | None = None
+    forget: bool = False
+    opens: dict[str, Any] | None = None
+    summary: dict[str, Any] | None = None
     entered_for: tuple[int, ...] = ()
+    event: str = "play"
 
     @property
     def seats(self) -> set[int]:
         """Every seat whose own entry this change makes, its secret entry's too."""
         return {*self.entered_for, *((self.secret[0],) if self.secret is not None else ())}
+
+
+@dataclass(frozen=True)
+class Started:
+    """What a new game starts with, for the table to store: its plays in order (values, closed), the secret entries
+    entered already (play, seat, name, value: an imported pad's, shown), and the entries it collects first in secret
+    (play, name), if any."""
+
+    plays: tuple[tuple[dict[str, Any], bool], ...] = ()
+    secrets: tuple[tuple[int, int, str, Any], ...] = ()
+    collects: tuple[int, str] | None = None
+
+
+# A change whose play has moved on since its screen was drawn (a late autosave, a second tap): nothing is written.
+STALE = Applied(stale=True)
+
+
+def refused(*problems: Problem) -> Applied:
+    """A change the rules refuse, as `problems` say."""
+    return Applied(problems=problems)
 
 
 @dataclass(frozen=True)
@@ -124,7 +158,7 @@ class GameKind(Protocol[SetupT, PlayT]):
     def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
     def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None, int]: ...
-    def start(self, game: Any, setup: SetupT, plays: Sequence[PlayT]) -> None: ...
+    def start(self, setup: SetupT, plays: Sequence[PlayT]) -> Started: ...
     def played(self, game: Any) -> list[PlayT]: ...
 
 
@@ -235,12 +269,11 @@ class OnPlays(Generic[SetupT]):
         """The game as BG Stats knows it; the first seat starts."""
         return (*self.rules.bg_stats_game(setup), 0)
 
-    def start(self, game: Any, setup: SetupT, plays: Sequence[Any]) -> None:
-        """Store the closed plays a new game starts with (an imported pad's)."""
-        game.plays = [Play(number=number, data=data, closed=True) for number, data in enumerate(plays, start=1)]
-        if self.SECRETS:
-            # The first play still open collects its secret entries.
-            game.count_play, game.count_name = len(plays) + 1, self.SECRETS[0]
+    def start(self, setup: SetupT, plays: Sequence[Any]) -> Started:
+        """The closed plays a new game starts with (an imported pad's); the first play still open collects its
+        secret entries."""
+        collects = (len(plays) + 1, self.SECRETS[0]) if self.SECRETS else None
+        return Started(tuple((dict(data), True) for data in plays), collects=collects)
 
     def played(self, game: Any) -> list[Any]:
         """The closed plays of a stored game, in order."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -41,12 +41,6 @@ def lock(public_id: str, deleted: bool = False) -> tuple[int, int] | None:
         return None
     row = db.session.connection().execute(_LOCK_ANY if deleted else _LOCK, {"public_id": public_id}).first()
     return (row.id, row.version) if row is not None else None
-
-
-def finish(game_id: int, finished_at: datetime, summary: dict[str, Any] | None) -> None:
-    """The game is over: when, and what its crew's statistics read."""
-    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(
-        finished_at=finished_at, summary=summary))
 
 
 def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
@@ -130,16 +124,45 @@ def _keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> Non
         connection.execute(delete(_taps).where(_taps.c.at < now - TAPS_KEPT))
 
 
+@dataclass
+class Writes:
+    """What a change writes of a game's plays and secret entries, and its end, written by `store` in this order:
+    secret entries forgotten (play, name, one seat's or all), secret entries put (play, seat, name, value, new),
+    plays put (number, values, closed, new), the game's end (when, what its crew's statistics read)."""
+
+    forgotten: list[tuple[int, str, int | None]] = field(default_factory=list)
+    secrets: list[tuple[int, int, str, Any, bool]] = field(default_factory=list)
+    plays: list[tuple[int, dict[str, Any], bool, bool]] = field(default_factory=list)
+    finished: tuple[datetime, dict[str, Any] | None] | None = None
+
+
+def _write(game_id: int, writes: Writes) -> dict[str, Any]:
+    """Write a change's plays and secret entries; the columns of the game's own row it sets (its end)."""
+    for play, name, seat in writes.forgotten:
+        _drop_secrets(game_id, play, name, seat)
+    for play, seat, name, value, new in writes.secrets:
+        _put_secret(game_id, play, seat, name, value, new)
+    for number, values, closed, new in writes.plays:
+        _put_play(game_id, number, values, closed, new)
+    if writes.finished is None:
+        return {}
+    finished_at, summary = writes.finished
+    return {"finished_at": finished_at, "summary": summary}
+
+
 def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: Tap | None,
-          answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None) -> tuple[str, str | None]:
-    """The end of a change: the locked game's own row set (`game_row`: its next version, with its count or its
-    deletion), its events logged (game, version, kind, hand: every process hears of them once it commits), its tap
-    kept with its answer (the game it shows, the secret it hands over, masked by the tap), all committed; then this
-    process's streams follow at once. The answer that stands: this one, or the first one's when a repeat of the tap
-    raced this change (both looked up before either was stored), with nothing stored."""
+          answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None,
+          writes: Writes | None = None) -> tuple[str, str | None]:
+    """The end of a change: what it writes of the game's plays and secret entries (`writes`), the locked game's
+    own row set (`game_row`: its next version, with its count, its end or its deletion), its events logged (game,
+    version, kind, hand: every process hears of them once it commits), its tap kept with its answer (the game it
+    shows, the secret it hands over, masked by the tap), all committed; then this process's streams follow at once.
+    The answer that stands: this one, or the first one's when a repeat of the tap raced this change (both looked up
+    before either was stored), with nothing stored."""
     connection = db.session.connection()
-    if game_row is not None:
-        connection.execute(update(_games).where(_games.c.id == game_id).values(**game_row))
+    ended = _write(game_id, writes) if writes is not None else {}
+    if game_row is not None or ended:
+        connection.execute(update(_games).where(_games.c.id == game_id).values(**{**(game_row or {}), **ended}))
     for event in events:
         announce(*event)
     public_id, secret = answer
@@ -187,7 +210,7 @@ def turn_away(ids: list[int]) -> None:
         db.session.connection().execute(update(_requests).where(_requests.c.id.in_(ids)).values(turned_away=True))
 
 
-def put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new: bool) -> None:
+def _put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new: bool) -> None:
     """A play of a game whose plays the table keeps: `new`, or a change of the one still open."""
     connection = db.session.connection()
     if new:
@@ -200,7 +223,7 @@ def put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new:
 # --- secret entries and their count ---------------------------------------------------------
 
 
-def put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: bool) -> None:
+def _put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: bool) -> None:
     """A seat's secret entry: `new`, or a change of the one stored."""
     connection = db.session.connection()
     if new:
@@ -210,7 +233,7 @@ def put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: b
                                               _secrets.c.seat == seat, _secrets.c.name == name).values(value=value))
 
 
-def drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -> None:
+def _drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -> None:
     """Forget the secret entries `name` of `play` (of one seat, or all)."""
     where = [_secrets.c.game_id == game_id, _secrets.c.play == play, _secrets.c.name == name]
     if seat is not None:

@@ -5,8 +5,8 @@ rules, writes, bumps the game's version and logs the event, all in one transacti
 answers with an `Outcome` (what happened, or the problems, with nothing stored) or raises
 `NotFound` / `NotAllowed`. The transaction is an object in sight, `Write`: `locked` begins it
 (the game's row locked, the game read as plain values, the lock's moment, the request's tap),
-a game's decision (`change`'s `apply`, `play`'s rules) reads its plain values and writes its
-rows, and `commit` takes it (the version with the game's own columns, the event, the tap), or
+a game's decision (`play`'s `decide`) reads its plain values and says what to write (`kinds.Applied`),
+which the table writes, and `commit` takes it (the version with the game's own columns, the event, the tap), or
 `refuse` / `deny` / `stale` store nothing. Nothing else in the app writes a game.
 
 Every write is applied once per tap (`Credentials.tap`, made on the phone): the tap is stored
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -76,7 +76,9 @@ class Write:
     records); `now` the lock's moment by the deciding clock; `tap` the request's tap, stored with
     the change; `columns` what the change sets of the game's own row (its count, its deletion),
     written with the version in one statement; `events` those it logs besides the locked game's
-    own (game, version, kind, play: a new game's, the earlier game a rematch follows).
+    own (game, version, kind, play: a new game's, the earlier game a rematch follows); `writes` what it
+    writes of the game's plays and secret entries, and its end (`rows.Writes`). `commit` takes it all to
+    `rows.store`, which writes it in one go.
     """
 
     game: games.GameState | None = None
@@ -84,6 +86,7 @@ class Write:
     tap: rows.Tap | None = None
     columns: dict[str, Any] = field(default_factory=dict)
     events: list[tuple[int, int, str, int | None]] = field(default_factory=list)
+    writes: rows.Writes = field(default_factory=rows.Writes)
 
     @property
     def locked(self) -> games.GameState:
@@ -96,6 +99,10 @@ class Write:
         """When the lock was granted, by the deciding clock."""
         assert self.now is not None, "a new game holds no lock"
         return self.now
+
+    def entered(self, play: int, name: str) -> set[int]:
+        """The seats whose secret entries `name` of `play` the locked game holds."""
+        return {s.seat for s in self.locked.secrets if s.play == play and s.name == name}
 
     def set_columns(self, **columns: Any) -> None:
         """Columns of the game's own row this change sets, written with its version."""
@@ -178,9 +185,9 @@ def enter_secret(write: Write, play: int, seat: int, name: str, value: Any, coun
     moves by one, so nothing another screen can see depends on a hidden entry.
     """
     game = write.locked
-    entered = game.secrets_of(play, name)
-    rows.put_secret(game.id, play, seat, name, value, new=seat not in entered)
-    all_in = set(entered) | {seat} >= set(range(len(game.seats)))
+    entered = write.entered(play, name)
+    write.writes.secrets.append((play, seat, name, value, seat not in entered))
+    all_in = entered | {seat} >= set(range(len(game.seats)))
     count = games.Count(play, name, write.lock_time + timedelta(seconds=count_seconds) if all_in else None)
     if count != game.count:
         write.set_columns(count_play=count.play, count_name=count.name, reveal_at=count.reveal_at)
@@ -191,7 +198,7 @@ def collect_secrets(write: Write, play: int, name: str, forget: bool = False) ->
     """The table collects the secret entries `name` of `play` from now on (`forget`: those entered before are
     forgotten), written with the version by the change under way."""
     if forget:
-        rows.drop_secrets(write.locked.id, play, name)
+        write.writes.forgotten.append((play, name, None))
     write.set_columns(count_play=play, count_name=name, reveal_at=None)
 
 
@@ -201,9 +208,9 @@ def _forget_secret(write: Write, seat: int) -> tuple[str, int | None]:
     so the table can see who must enter again (that a player had entered is no secret)."""
     game = write.locked
     count = game.count
-    if count is None or count.over or seat not in game.secrets_of(count.play, count.name):
+    if count is None or count.over or seat not in write.entered(count.play, count.name):
         return "seat", None
-    rows.drop_secrets(game.id, count.play, count.name, seat)
+    write.writes.forgotten.append((count.play, count.name, seat))
     if count.reveal_at is not None:
         write.set_columns(reveal_at=None)
     return f"{games.CLEARED}{count.name} {seat}", count.play
@@ -242,45 +249,14 @@ def _stored(write: Write, game_id: int, public_id: str, secret: str | None,
             game_row: dict[str, Any] | None = None) -> Outcome:
     """Store the change under way with its events and tap, in one transaction (`rows.store`); Repeated with the
     first answer if a repeat of its tap raced it."""
-    answer = rows.store(game_id, write.events, write.tap, (public_id, secret), game_row)
+    answer = rows.store(game_id, write.events, write.tap, (public_id, secret), game_row, write.writes)
     if answer != (public_id, secret):
         raise Repeated(Outcome(answer[0], secret=answer[1]))
     return Outcome(public_id, secret=secret)
 
 
-@dataclass(frozen=True)
-class Change:
-    """What a kind's change did to the locked game: the event to log and the play it changed; or the problems that
-    keep it from being stored; or that the play it was made for has moved on (stale)."""
-
-    event: str = ""
-    play: int | None = None
-    problems: tuple[Problem, ...] = ()
-    stale: bool = False
-
-
-STALE = Change(stale=True)
 # What a page says of a change that came too late to apply (a tap sent again after the table moved on).
 MOVED_ON = Problem(N_("Not applied: by the time this arrived, the table had moved on (its hand or round was closed)."))
-
-
-def refused(*problems: Problem) -> Change:
-    """A change the rules refuse, as `problems` say."""
-    return Change(problems=problems)
-
-
-@once
-def change(public_id: str, credentials: Credentials, apply: Callable[[Write, Actor], Change]) -> Outcome:
-    """A kind's change, the table's one way: the game locked and read as plain values (`Write.game`), the acting
-    browser found, `apply` (the kind's check and writes, which may raise `deny()` or `not_found()`), then the event
-    logged and all of it stored in one transaction, or nothing stored."""
-    write, actor = locked_by(public_id, credentials)
-    done = apply(write, actor)
-    if done.stale:
-        return stale(write.locked)
-    if done.problems:
-        return refuse(write.locked, *done.problems)
-    return commit(write, done.event, done.play)
 
 
 def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
@@ -367,7 +343,11 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     _follow(write, earlier, game)
     # Stored now, so the game's own rows (its plays, its secret entries) can name it.
     db.session.flush()
-    kind.start(game, setup, plays)
+    started = kind.start(setup, plays)
+    write.writes.plays += [(number, values, closed, True) for number, (values, closed) in enumerate(started.plays, 1)]
+    write.writes.secrets += [(number, seat, name, value, True) for number, seat, name, value in started.secrets]
+    if started.collects is not None:
+        game.count_play, game.count_name = started.collects
     if kind.finished(setup, plays):
         game.finished_at = game.finished_at or utcnow()
         # What its crew's statistics read.
@@ -376,54 +356,91 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     return _stored(write, game.id, game.public_id, game.host_token)
 
 
-@once
-def play(public_id: str, credentials: Credentials, change: Mapping[str, Any], drawn_for: int | None = None,
-         count_seconds: float = 3.0) -> Outcome:
-    """A change to a game whose plays the table keeps (a tap on its screen): the kind's rules say what it does.
+# A game's decision of one change: the game locked, as plain values, and who acts; what to write (`Applied`).
+Decision = Callable[[games.GameState, Actor], kinds.Applied]
 
-    `drawn_for`: the number of the game or round the screen showed; a tap that arrives after it
-    closed (a late or repeated tap) changes nothing rather than land in the next one. A secret
-    entry (`Applied.secret`) is the table's, revealed with the others after `count_seconds`.
+
+@once
+def play(public_id: str, credentials: Credentials, decide: Decision, count_seconds: float = 3.0) -> Outcome:
+    """A change of a game, the table's one way for every game: the game locked and read as plain values, the acting
+    browser found, the game's decision (`decide`, which may raise `deny()` or `not_found()`), then what it says
+    written, the event logged and all of it stored in one transaction; or nothing stored.
+
+    A secret entry (`Applied.secret`) is the table's, revealed with the others after `count_seconds`.
     """
-    write = locked(public_id, credentials)
+    write, actor = locked_by(public_id, credentials)
     game = write.locked
-    kind = kinds.registered()[game.kind]
-    rules = kind.played_rules
-    if rules is None:
-        raise not_found(public_id)
-    setup, closed = kind.setup_of(game), kind.played(game)
-    open_play = next((p for p in game.plays if not p.closed), None)
-    number = len(closed) + 1
-    if drawn_for is not None and drawn_for != number:
-        return stale(game)
-    actor = identify(game, credentials)
-    # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
-    secrets = games.secrets_seen_by(game, actor.seat, number)
-    applied = rules.apply(setup, closed, open_play.data if open_play else None, actor,
-                          change, secrets)
+    applied = decide(game, actor)
     # The host enters for the players without a phone only: a phone's entries are its own, in every game.
     if applied.denied or (actor.is_host and any(game.seats[s].has_phone for s in applied.seats)):
         raise deny()
+    if applied.stale:
+        return stale(game)
     if applied.problems:
         return refuse(game, *applied.problems)
+    number = applied.play
     if applied.secret is not None:
+        assert number is not None, "a secret entry belongs to a play"
         seat, name, value = applied.secret
         count = game.count
         if count is not None and (count.play, count.name) == (number, name) and count.over:
             # Shown already (the count ended, by the deciding clock, before this tap was taken): nothing changes.
             return stale(game)
         enter_secret(write, number, seat, name, value, count_seconds)
-    entries = applied.closed if applied.closed is not None else applied.draft
-    if entries is not None:
-        rows.put_play(game.id, number, entries, applied.closed is not None, new=open_play is None)
-    if applied.closed is not None:
+    _write(write, applied)
+    return commit(write, applied.event, number)
+
+
+def _write(write: Write, applied: kinds.Applied) -> None:
+    """Write what a game's decision says of its plays, its entries shown already, the secrets collected next and
+    the game's end."""
+    game, number = write.locked, applied.play
+    values = applied.closed if applied.closed is not None else applied.draft
+    if number is None:
+        assert values is None and not applied.shown and applied.opens is None, "a change of a play names it"
+    else:
+        for seat, name, value in applied.shown:
+            write.writes.secrets.append((number, seat, name, value, seat not in write.entered(number, name)))
+        if values is not None:
+            stored = any(p.number == number for p in game.plays)
+            write.writes.plays.append((number, values, applied.closed is not None, not stored))
+        if applied.opens is not None:
+            write.writes.plays.append((number + 1, applied.opens, False, True))
+    if applied.collects is not None:
+        collect_secrets(write, *applied.collects, forget=applied.forget)
+    if applied.summary is not None:
+        # What its crew's statistics read.
+        write.writes.finished = (game.finished_at or utcnow(), applied.summary)
+
+
+def by_rules(change: Mapping[str, Any], drawn_for: int | None = None) -> Decision:
+    """A tap on the one screen the table draws for a game (`PlayedRules`), as its decision: the rules say what it
+    does to the play open now; a play that closes ends the game, or the next collects its secret entries.
+
+    `drawn_for`: the number of the round the screen showed; a tap that arrives after it closed
+    (a late or repeated tap) changes nothing rather than land in the next one.
+    """
+    def decide(game: games.GameState, actor: Actor) -> kinds.Applied:
+        kind = kinds.kind_of(game)
+        rules = kind.played_rules
+        if rules is None:
+            raise not_found(game.public_id)
+        setup, closed = kind.setup_of(game), kind.played(game)
+        open_play = next((p for p in game.plays if not p.closed), None)
+        number = len(closed) + 1
+        if drawn_for is not None and drawn_for != number:
+            return kinds.STALE
+        # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
+        secrets = games.secrets_seen_by(game, actor.seat, number)
+        applied = replace(rules.apply(setup, closed, open_play.data if open_play else None, actor, change, secrets),
+                          play=number)
+        if applied.closed is None:
+            return applied
         played = [*closed, applied.closed]
         if kind.finished(setup, played):
-            # What its crew's statistics read.
-            rows.finish(game.id, utcnow(), kind.summary(setup, played))
-        elif kind.SECRETS:
-            collect_secrets(write, number + 1, kind.SECRETS[0])
-    return commit(write, "play", number)
+            return replace(applied, summary=kind.summary(setup, played))
+        return replace(applied, collects=(number + 1, kind.SECRETS[0])) if kind.SECRETS else applied
+    return decide
 
 
 @once
@@ -637,7 +654,7 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
 
 
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "Repeated", "TooManyTries", "once",
-           "MOVED_ON", "STALE", "Change", "ask_for_seat", "change", "collect_secrets", "commit", "refusal", "refused",
+           "MOVED_ON", "Decision", "ask_for_seat", "by_rules", "collect_secrets", "commit", "refusal",
            "count_try",
            "create", "deny", "enter_secret", "locked",
            "Write", "not_found", "refuse", "seat_at", "stale",

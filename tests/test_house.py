@@ -198,7 +198,7 @@ def test_nothing_travels_in_the_session_beside_a_change() -> None:
 
 def test_one_change_path_every_write_of_a_game_commits_through() -> None:
     """A change of a game is committed in one place, the end of the table's write path (`rows.store`, which only
-    the service calls); a game's package decides and writes its rows, never commits; the views call the service."""
+    the service calls); a game's package only decides (see below), never commits; the views call the service."""
     sources = python_sources(PACKAGE)
     commits = sorted(str(path.relative_to(ROOT)) for path, text in sources.items()
                      if "session.commit()" in text and "migrations" not in path.parts)
@@ -210,6 +210,54 @@ def test_one_change_path_every_write_of_a_game_commits_through() -> None:
     assert callers == ["scorekeeper/service.py"]
     for path, text in python_sources(PACKAGE / "shelf").items():
         assert "commit(" not in text.replace("service.commit(", ""), path
+
+
+# What a game's package may call of the service: its one change path, a new game, and the answers it raises or
+# gives before a change reaches the game (a form that could not be read).
+GAME_CALLS_OF_THE_SERVICE = {"play", "create", "refusal", "not_found", "deny", "seat_at",
+                             "NotAllowed", "NotFound", "Outcome"}
+
+
+def table_writes(name: str, text: str) -> list[str]:
+    """Where a module reaches past the one change path: the table's row writes, or a step of the service's
+    transaction (its lock, a secret entry, a commit) in place of a decision's answer."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom):
+            names = {alias.name for alias in node.names}
+            if (node.module or "").endswith("rows") or "rows" in names:
+                found.append(f"{name}: imports the table's rows")
+            if (node.module or "").endswith("service"):
+                found += [f"{name}: service.{n}" for n in sorted(names - GAME_CALLS_OF_THE_SERVICE)]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "service" \
+                and node.attr not in GAME_CALLS_OF_THE_SERVICE:
+            found.append(f"{name}: service.{node.attr}")
+    return found
+
+
+def test_every_change_of_every_game_is_a_decision_on_one_path() -> None:
+    """One change path and one result type for every game: a game's change (Skull King's bids, loads, results,
+    claimed tricks and corrections as Wizard's taps) is a decision that reads the game as plain values and answers
+    with `kinds.Applied`; the table writes it (`service.play`). A new game starts from plain values too
+    (`kinds.Started`). No game's package imports the table's rows or takes a step of the transaction itself."""
+    service_text = (PACKAGE / "service.py").read_text()
+    assert "def play(" in service_text
+    for gone in ("def change(", "class Change", "class Changed"):
+        assert gone not in service_text
+    packages = [PACKAGE / "shelf", ROOT / "tests" / "highcard"]
+    sources = {path: text for folder in packages for path, text in python_sources(folder).items()}
+    found = [use for path, text in sources.items() for use in table_writes(str(path.relative_to(ROOT)), text)]
+    assert found == []
+    # Every game's changes answer with the one result type.
+    answers = {path.parent.name for path, text in sources.items() if "Applied(" in text or "refused(" in text}
+    assert {"skullking", "wizard", "skipbo", "dracula", "freepad", "highcard"} <= answers
+
+
+def test_a_game_writing_the_tables_rows_would_be_found() -> None:
+    """The check finds a game that writes the table's rows or commits through the service's steps."""
+    text = "from ... import rows, service\n\ndef x(w):\n    service.enter_secret(w, 1, 0, 'bid', 3, 3.0)\n"
+    assert table_writes("g.py", text) == ["g.py: imports the table's rows", "g.py: service.enter_secret"]
+    assert table_writes("g.py", "from ...service import commit, deny\n") == ["g.py: service.commit"]
 
 
 def orm_uses(name: str, text: str) -> list[str]:

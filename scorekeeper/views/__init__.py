@@ -58,6 +58,7 @@ def init_app(app: Flask) -> None:
     labels.init_app(app)
     table_pages = pushed.pages_of(app).table
     table_pages["join"], table_pages["screen"] = table.JOIN_PAGE, table.PLAYED_SCREEN
+    table_pages[pushed.GAME] = matches.PLAYED_PAGE
     for kind in app.extensions[kinds.EXTENSION]:
         kind.init_app(app)
     app.register_blueprint(bp)

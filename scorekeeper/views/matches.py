@@ -19,7 +19,7 @@ from ..clock import epoch_ms
 from ..problems import Problem
 from . import bp
 from .labels import say
-from .pushed import GamePage, PushedPage, card_fingerprint
+from .pushed import PushedPage, card_fingerprint
 from .rendering import is_htmx, once_per_edition, open_page, page, see_other, shown_after_change
 from .sessions import credentials, follow_next_game, load_state, visitor
 
@@ -128,8 +128,8 @@ def play(public_id: str):
         return match_page(public_id, 422,
                           [gettext("The request could not be understood. Reload the page and try again.")])
     drawn_for = request.form.get("play", "")
-    outcome = service.play(public_id, credentials(public_id), change,
-                           int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None,
+    decide = service.by_rules(change, int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
+    outcome = service.play(public_id, credentials(public_id), decide,
                            float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0)))
     if outcome.stale:
         # Nothing was applied (a tap sent again after its round closed): htmx's page says so.
@@ -149,6 +149,6 @@ def show_played(public_id: str, status: int = 200, problems: list[Problem] | Non
 
 
 # How the games whose plays the table keeps are shown and pushed: the same for every such kind.
-PLAYED_PAGE = GamePage(show_played, PushedPage(lambda state: shared_screen(played(state), state),
-                                               lambda state, me: card_key(played(state), state, me),
-                                               lambda state, me, key: own_card(played(state), state, me, key)))
+PLAYED_PAGE = PushedPage(lambda state: shared_screen(played(state), state),
+                         lambda state, me: card_key(played(state), state, me),
+                         lambda state, me, key: own_card(played(state), state, me, key), show_played)

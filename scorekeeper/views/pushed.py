@@ -23,42 +23,34 @@ def card_fingerprint(parts: object) -> str:
 class PushedPage:
     """A page whose stream pushes its shared part (`#table`, rendered once per edition and language), if it has
     one, and its own card, if it has one (its key, and its html drawn with that key when the key changed; None:
-    no card to show)."""
+    no card to show). A game's own screen is drawn by `show` too (with a status, the problems of a refused
+    change, and what else its forms pass on)."""
 
     shared: Callable[[games.GameState], str] | None
     card_key: Callable[[games.GameState, Actor], str] | None = None
     card: Callable[[games.GameState, Actor, str], str | None] | None = None
+    show: Callable[..., Any] | None = None
 
 
-@dataclass(frozen=True)
-class GamePage:
-    """How a kind shows its game: the page (with a status and problems, and what else its own forms pass on)
-    and what the live stream pushes of it."""
-
-    show: Callable[..., Any]
-    pushed: PushedPage
+# The view of a game's own screen (its stream names no other).
+GAME = "game"
 
 
 @dataclass
 class Pages:
-    """The pages of one app that the live stream pushes: the game page of each kind that draws its own, each
-    kind's other pages by (kind, view), and the table's own pages by view. A kind's names cannot collide with
-    another's: each is looked up under the kind of the game being followed."""
+    """The pages of one app, one registry: by the kind of the game shown and the view ("game", its own screen;
+    "scorepad", "end", "screen", "join"), a kind's own page, else the table's, which every game has. A kind's
+    pages cannot collide with another's: each is looked up under the kind of the game being followed."""
 
-    games: dict[str, GamePage] = field(default_factory=dict)
     of_kinds: dict[tuple[str, str], PushedPage] = field(default_factory=dict)
     table: dict[str, PushedPage] = field(default_factory=dict)
 
-    def add_game_page(self, kind: str, page: GamePage) -> None:
-        """How a kind that draws its own game page shows it and pushes it."""
-        self.games[kind] = page
-
     def add(self, kind: str, view: str, page: PushedPage) -> None:
-        """Another page of a kind whose stream pushes it: its score pad, its end, its big screen's content."""
+        """A page of a kind of its own: its game screen, score pad, end, big screen's content."""
         self.of_kinds[(kind, view)] = page
 
     def pushed(self, kind: str, view: str) -> PushedPage | None:
-        """What the stream named `view` pushes of a game of `kind`: the kind's page, else the table's, else None."""
+        """The page `view` of a game of `kind`: the kind's own, else the table's, else None."""
         return self.of_kinds.get((kind, view)) or self.table.get(view)
 
 

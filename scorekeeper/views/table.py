@@ -24,7 +24,7 @@ from ..live import KEEPALIVE_SECONDS, Watcher
 from ..problems import Problem
 from . import bp, matches
 from .labels import say
-from .pushed import GamePage, PushedPage, card_fingerprint, pages
+from .pushed import GAME, PushedPage, card_fingerprint, pages
 from .rendering import is_htmx, open_page, page, see_other, shown_after_change
 from .sessions import (
     browser_id,
@@ -38,14 +38,18 @@ from .sessions import (
 )
 
 
-def game_page_of(state: games.GameState) -> GamePage:
-    """How the game's kind shows it."""
-    return pages().games.get(state.kind) or matches.PLAYED_PAGE
+def game_page_of(state: games.GameState) -> PushedPage:
+    """How the game's kind shows its own screen (the table's one screen, unless it draws its own)."""
+    found = pages().pushed(state.kind, GAME)
+    assert found is not None, "the table registers every game's screen"
+    return found
 
 
 def show_game(public_id: str, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
     """The game as this browser may see it, drawn by its kind."""
-    return game_page_of(load_state(public_id)).show(public_id, status, problems, **extra)
+    show = game_page_of(load_state(public_id)).show
+    assert show is not None, "a game's screen is drawn"
+    return show(public_id, status, problems, **extra)
 
 
 def after(outcome: service.Outcome, **extra: Any):
@@ -144,7 +148,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
                 db.session.remove()
                 if state is None:
                     return
-            pushed = pages().pushed(state.kind, view) if view else game_page_of(state).pushed
+            pushed = pages().pushed(state.kind, view or GAME)
             if pushed is None:
                 return
             if pushed.shared is not None and state.edition > edition_seen:

@@ -1,11 +1,10 @@
 """Skull King's changes, one function each: bids and cannons loaded in secret, cards dealt, results, tricks
 claimed, corrections.
 
-Each is run by the table's one write path (`service.change`): it gets the change under way
-(`service.Write`: the game locked and read as plain values) and the acting browser, checks
-access and the rules, writes its rows (`storage`) and hands its secret entries to the table
-(`service.enter_secret`), and says what happened (`Change`); the table then logs the event and
-stores it all in one transaction, or stores nothing.
+Each is a decision the table's one write path runs (`service.play`), as every game's change is: it
+reads the game locked, as plain values, and the acting browser, checks access and the rules, and
+says what to write (`Applied`: the hand's play, a secret entry, the next hand, the game's end);
+the table writes it, logs the event and stores it all in one transaction, or stores nothing.
 """
 
 from __future__ import annotations
@@ -14,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from ... import games, rows, service
+from ... import games, service
 from ...access import Actor, Role
-from ...clock import utcnow
-from ...service import STALE, Change, Write, deny, refused
+from ...kinds import STALE, Applied, refused
+from ...service import deny
 from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
@@ -47,7 +46,7 @@ class Results:
     lost_tricks: int | None = None
 
 
-# --- the transaction ------------------------------------------------------------------
+# --- what a change writes ------------------------------------------------------------
 
 
 def _hand(game: games.GameState, number: int) -> HandState:
@@ -58,12 +57,16 @@ def _hand(game: games.GameState, number: int) -> HandState:
     return record
 
 
-def _store(game: games.GameState, before: HandState, after: HandState) -> None:
-    """Write what changed in a hand: its rows, and a bid that changed once revealed (Harry the Giant's)."""
-    storage.write_hand(game.id, before.row(), after.row())
-    for old, new in zip(before.entries, after.entries, strict=True):
-        if new.bid is not None and new.bid != old.bid:
-            rows.put_secret(game.id, after.number, new.position, BID, new.bid, new=old.bid is None)
+def _written(before: HandState, after: HandState, event: str) -> Applied:
+    """What the table writes of a hand that changed: its play (closed once scored), and a bid that changed once
+    revealed (Harry the Giant's)."""
+    row = after.row()
+    values = storage.hand_data(row) if row != before.row() else None
+    scored = row.stored_phase == Phase.SCORED
+    shown = tuple((new.position, BID, new.bid) for old, new in zip(before.entries, after.entries, strict=True)
+                  if new.bid is not None and new.bid != old.bid)
+    return Applied(draft=None if scored else values, closed=values if scored else None, play=after.number,
+                   shown=shown, event=event)
 
 
 def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int | None:
@@ -83,15 +86,13 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
     return target.position if target is not None else None
 
 
-def place_bid(write: Write, actor: Actor, number: int, seat: int | None, bid: int | None,
-              count_seconds: float) -> Change:
+def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None) -> Applied:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
     it again and moves the version by one, whatever the value, so nothing another screen
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
-    game = write.locked
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.phase.is_secret:
@@ -101,25 +102,22 @@ def place_bid(write: Write, actor: Actor, number: int, seat: int | None, bid: in
     if bid is None or not 0 <= bid <= record.cards:
         return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
                                     number, (game.seats[seat].name,)))
-    counting = service.enter_secret(write, number, seat, BID, bid, count_seconds)
-    if counting:
-        # Ready for the results the moment the count ends, with no write needed then.
-        ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False)
-                                              for e in record.entries))
-        storage.write_hand(game.id, record.row(), ready.row())
-    # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
-    return Change("count" if counting else "bid", number)
+    secret = (seat, BID, bid)
+    if not game.completes(number, BID, seat):
+        # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
+        return Applied(secret=secret, play=number, event="bid")
+    # Ready for the results the moment the count ends, with no write needed then.
+    ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False) for e in record.entries))
+    return replace(_written(record, ready, "count"), secret=secret)
 
 
-def load_cannon(write: Write, actor: Actor, number: int, seat: int | None, shot: str | None,
-                count_seconds: float) -> Change:
+def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None) -> Applied:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
     A phone loads its own cannon, the host those of players without a phone. The others see
     only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
     stay as they are. As with bids, every load moves the version by one, whatever it is.
     """
-    game = write.locked
     record = _hand(game, number)
     seat = _entering_for(game, actor, seat)
     if not record.cannons:
@@ -134,17 +132,14 @@ def load_cannon(write: Write, actor: Actor, number: int, seat: int | None, shot:
     if shot not in rules.SHOTS:
         return refused(Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
                                     players=(game.seats[seat].name,)))
-    firing = service.enter_secret(write, number, seat, SHOT, shot, count_seconds)
-    if record.stored_phase != Phase.LOADING:
-        storage.write_hand(game.id, record.row(), replace(record, stored_phase=Phase.LOADING).row())
-    return Change("fire" if firing else "load", number)
+    event = "fire" if game.completes(number, SHOT, seat) else "load"
+    return replace(_written(record, replace(record, stored_phase=Phase.LOADING), event), secret=(seat, SHOT, shot))
 
 
-def change_cards(write: Write, actor: Actor, number: int, cards: int | None) -> Change:
+def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | None) -> Applied:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         raise deny()
-    game = write.locked
     record = _hand(game, number)
     table = reading.table_of(game)
     cap = rules.max_cards(table.ruleset, len(table.players))
@@ -154,11 +149,9 @@ def change_cards(write: Write, actor: Actor, number: int, cards: int | None) -> 
         return refused(Problem(
             N_("%(cards)s cards cannot be dealt: with %(count)d players each gets 1 to %(cap)d cards."),
             {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
-    storage.write_hand(game.id, record.row(), replace(record, cards=cards).row())
     # A new deal means new cards: everyone bids again, and the count waits for them. (Clearing only the bids
     # that no longer fit would tell the table which players had bid high.)
-    service.collect_secrets(write, number, BID, forget=True)
-    return Change("cards", number)
+    return replace(_written(record, replace(record, cards=cards), "cards"), collects=(number, BID), forget=True)
 
 
 # --- results --------------------------------------------------------------------------
@@ -235,7 +228,7 @@ def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandS
     return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
 
 
-def record_results(write: Write, actor: Actor, number: int, results: Results) -> Change:
+def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Applied:
     """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -243,7 +236,6 @@ def record_results(write: Write, actor: Actor, number: int, results: Results) ->
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
-    game = write.locked
     record = _hand(game, number)
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
         raise deny()
@@ -288,19 +280,17 @@ def record_results(write: Write, actor: Actor, number: int, results: Results) ->
     after, clashes = (after, []) if closing else _settle(game, after, editing)
     everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
-        return _close_hand(write, table, record, after, hand)
-    _store(game, record, after)
-    return Change("result", number)
+        return _close_hand(game, table, record, after, hand)
+    return _written(record, after, "result")
 
 
-def claim_trick(write: Write, actor: Actor, number: int, lead: int, cards: str) -> Change:
+def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Applied:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
-    game = write.locked
     record = _hand(game, number)
     if actor.role == Role.VIEWER:
         raise deny()
@@ -337,16 +327,14 @@ def claim_trick(write: Write, actor: Actor, number: int, lead: int, cards: str) 
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
     written = ", ".join(card.written() for card in played)
-    _store(game, record, replace(after, claimed=(*record.claimed, written)))
-    return Change("result", number)
+    return _written(record, replace(after, claimed=(*record.claimed, written)), "result")
 
 
-def correct_hand(write: Write, actor: Actor, number: int, hand: Hand) -> Change:
+def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Applied:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
         raise deny()
-    game = write.locked
     record = _hand(game, number)
     if record.phase != Phase.SCORED:
         return STALE
@@ -354,10 +342,10 @@ def correct_hand(write: Write, actor: Actor, number: int, hand: Hand) -> Change:
     problems = rules.validate_hand(table, number, hand)
     if problems:
         return refused(*problems)
-    _store(game, record, replace(_with_entered(game, record, hand), corrected=True))
-    if game.finished_at is not None:
-        rows.finish(game.id, game.finished_at, _summary(game, table, hand, number))
-    return Change("correct", number)
+    # A finished game's statistics follow.
+    summary = _summary(game, table, hand, number) if game.finished_at is not None else None
+    return replace(_written(record, replace(_with_entered(game, record, hand), corrected=True), "correct"),
+                   summary=summary)
 
 
 def _summary(game: games.GameState, table: Table, changed: Hand, number: int) -> dict[str, object]:
@@ -372,16 +360,14 @@ def _with_entry(record: HandState, entry: EntryState) -> HandState:
     return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
 
 
-def _close_hand(write: Write, table: Table, before: HandState, after: HandState, hand: Hand) -> Change:
-    """Store a scored hand (its rules' values `hand`) and open the next one, its bids collected in secret by the
-    table, or finish the game if none is left."""
-    game = write.locked
-    _store(game, before, replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED))
+def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState, hand: Hand) -> Applied:
+    """A scored hand (its rules' values `hand`) and the next one open, its bids collected in secret by the table,
+    or the game's end if none is left."""
+    scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
     number = len(reading.hands(game)) + 1
     cards = hands.cards_of_hand(table, number)
+    written = _written(before, scored, "score")
     if cards is None:
-        rows.finish(game.id, utcnow(), _summary(game, table, hand, after.number))
-    else:
-        storage.open_hand(game.id, number, cards, table.options.cannonball, len(game.seats))
-        service.collect_secrets(write, number, BID)
-    return Change("score", after.number)
+        return replace(written, summary=_summary(game, table, hand, after.number))
+    return replace(written, opens=storage.opening(number, cards, table.options.cannonball, len(game.seats)),
+                   collects=(number, BID))

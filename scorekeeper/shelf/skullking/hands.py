@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import rows
+from ...kinds import Started
 from . import rules
 from .rules import Entry, Hand, Table
-from .storage import BID, SHOT, EntryRow, Phase, insert_hand, open_hand
+from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_data, opening
 
 
 def cards_of_hand(table: Table, number: int) -> int | None:
@@ -26,11 +26,14 @@ def entered(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
             "loaded": entry.shot is not None}
 
 
-def store_hands(game: Any, table: Table, hands: list[Hand]) -> None:
-    """A new game's hands (an imported pad's, their bids and loads as the table's secret entries, all shown),
-    then the next hand open to be bid, unless they end the game (a new game's record, stored already)."""
-    positions = {s.name: s.position for s in game.seats}
+def started(table: Table, hands: list[Hand]) -> Started:
+    """A new game's hands (an imported pad's, their bids and loads as the table's secret entries, all shown), then
+    the next hand open to be bid, unless they end the game: what the table stores of it."""
+    positions = {name: position for position, name in enumerate(table.players)}
     cannons = table.options.cannonball
+    plays: list[tuple[dict[str, Any], bool]] = []
+    secrets: list[tuple[int, int, str, Any]] = []
+    collects = None
     for number, hand in enumerate(hands, start=1):
         # An unfinished hand whose loads the file does not have all of resumes with the loading.
         loading = cannons and any(e.shot is None for e in hand.entries)
@@ -40,17 +43,17 @@ def store_hands(game: Any, table: Table, hands: list[Hand]) -> None:
             values = entered(entry, positions)
             entries.append(EntryRow(positions[entry.player], entry.tricks,
                                     values["bonuses"], values["loot_with"], entry.wager, entry.bid_changed_from))
-            for name, value in ((BID, entry.bid), (SHOT, entry.shot)):
-                if value is not None:
-                    rows.put_secret(game.id, number, positions[entry.player], name, value, new=True)
-        insert_hand(game.id, number, hand.cards, cannons, phase, sorted(entries, key=lambda e: e.position),
-                    hand.lost_tricks)
+            secrets += [(number, positions[entry.player], name, value)
+                        for name, value in ((BID, entry.bid), (SHOT, entry.shot)) if value is not None]
+        row = HandRow(number, hand.cards, hand.lost_tricks, phase, False, cannons,
+                      tuple(sorted(entries, key=lambda e: e.position)))
+        plays.append((hand_data(row), phase == Phase.SCORED))
         if phase == Phase.LOADING:
-            # The loads the file has are in; the others are collected in secret (the new game's count, as every
-            # game's first play sets it).
-            game.count_play, game.count_name = number, SHOT
+            # The loads the file has are in; the others are collected in secret.
+            collects = (number, SHOT)
     cards = cards_of_hand(table, len(hands) + 1)
     # A game the file ends is finished by the table (`service.create`).
     if all(hand.finished for hand in hands) and cards is not None:
-        open_hand(game.id, len(hands) + 1, cards, cannons, len(game.seats))
-        game.count_play, game.count_name = len(hands) + 1, BID
+        plays.append((opening(len(hands) + 1, cards, cannons, len(table.players)), False))
+        collects = (len(hands) + 1, BID)
+    return Started(tuple(plays), tuple(secrets), collects)

@@ -15,8 +15,9 @@ import click
 from flask import Flask
 from flask_babel import gettext
 
-from ...kinds import GameKind, NewMatch
+from ...kinds import GameKind, NewMatch, Started
 from ...problems import N_
+from ...views.pushed import GAME
 from ...views.pushed import pages_of as pushed_pages_of
 from . import NAME, forms, hands, pad, reading, rules, storage, words
 from .feats import summary
@@ -46,7 +47,7 @@ class SkullKing:
         from . import judge, scorepad, views  # noqa: F401
 
         pages = pushed_pages_of(app)
-        pages.add_game_page(self.NAME, views.GAME_PAGE)
+        pages.add(self.NAME, GAME, views.GAME_PAGE)
         pages.add(self.NAME, "scorepad", scorepad.PAD_PAGE)
         pages.add(self.NAME, "screen", scorepad.SCREEN_CONTENT)
         pages.add(self.NAME, "end", scorepad.END_PAGE)
@@ -118,9 +119,9 @@ class SkullKing:
         """The game as BG Stats knows it; who led the first trick (left of the first dealer) started."""
         return (*self.BG_STATS, (table.first_dealer + 1) % len(table.players))
 
-    def start(self, game: Any, table: Table, played: Sequence[Hand]) -> None:
+    def start(self, table: Table, played: Sequence[Hand]) -> Started:
         """A new game's hands: an imported pad's, and the next one open to bid."""
-        hands.store_hands(game, table, list(played))
+        return hands.started(table, list(played))
 
     def played(self, game: Any) -> list[Hand]:
         """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ... import games, rows
+from ... import games
 
 # The names of its secret entries, in the order a hand collects them: the bids, then (the cannonball rule) the loads.
 BID, SHOT = "bid", "shot"
@@ -136,19 +136,8 @@ def hand_data(hand: HandRow) -> dict[str, Any]:
             "entries": [entry_values(e) for e in hand.entries]}
 
 
-def write_hand(game_id: int, before: HandRow, after: HandRow) -> None:
-    """Store a hand that changed, as the table stores a play (closed once scored)."""
-    if after != before:
-        rows.put_play(game_id, after.number, hand_data(after), after.stored_phase == Phase.SCORED, new=False)
-
-
-def insert_hand(game_id: int, number: int, cards: int, cannons: bool, stored_phase: Phase,
-                entries: Sequence[EntryRow], lost_tricks: int = 0) -> None:
-    """A new hand with its entries (and an imported hand's tricks nobody won), as a play of the game."""
-    hand = HandRow(number, cards, lost_tricks, stored_phase, False, cannons, tuple(entries))
-    rows.put_play(game_id, number, hand_data(hand), stored_phase == Phase.SCORED, new=True)
-
-
-def open_hand(game_id: int, number: int, cards: int, cannons: bool, seats: int) -> None:
-    """Hand `number` opens to be bid, an empty entry per seat (its bids are the table's secret entries)."""
-    insert_hand(game_id, number, cards, cannons, Phase.BIDDING, [EntryRow(position) for position in range(seats)])
+def opening(number: int, cards: int, cannons: bool, seats: int) -> dict[str, Any]:
+    """What hand `number` stores as it opens to be bid: an empty entry per seat (its bids are the table's secret
+    entries)."""
+    return hand_data(HandRow(number, cards, 0, Phase.BIDDING, False, cannons,
+                             tuple(EntryRow(position) for position in range(seats))))

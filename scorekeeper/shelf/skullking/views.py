@@ -13,7 +13,7 @@ from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...clock import epoch_ms
 from ...views.labels import problems_by_player, say
-from ...views.pushed import GamePage, PushedPage, card_fingerprint
+from ...views.pushed import PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
@@ -203,8 +203,8 @@ def bid(public_id: str, number: int):
     creds, parsed = credentials(public_id), forms.Parsed()
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     value, seconds = forms.whole_number(request.form, "bid", parsed), count_seconds()
-    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
-        public_id, creds, lambda write, actor: changes.place_bid(write, actor, number, seat, value, seconds))
+    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.play(
+        public_id, creds, lambda game, actor: changes.place_bid(game, actor, number, seat, value), seconds)
     return after(outcome)
 
 
@@ -214,8 +214,8 @@ def load(public_id: str, number: int):
     creds, parsed = credentials(public_id), forms.Parsed()
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     shot, seconds = request.form.get("shot"), count_seconds()
-    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
-        public_id, creds, lambda write, actor: changes.load_cannon(write, actor, number, seat, shot, seconds))
+    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.play(
+        public_id, creds, lambda game, actor: changes.load_cannon(game, actor, number, seat, shot), seconds)
     return after(outcome)
 
 
@@ -224,8 +224,8 @@ def deal(public_id: str, number: int):
     """The host changes the cards dealt in a hand still being bid (a house rule)."""
     creds, parsed = credentials(public_id), forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
-    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.change(
-        public_id, creds, lambda write, actor: changes.change_cards(write, actor, number, cards))
+    outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.play(
+        public_id, creds, lambda game, actor: changes.change_cards(game, actor, number, cards))
     return after(outcome)
 
 
@@ -262,8 +262,8 @@ def hand(public_id: str, number: int):
     if parsed.problems:
         return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
     results = Results(intent, parsed.reports, parsed.lost_tricks)
-    outcome = service.change(public_id, credentials(public_id),
-                             lambda write, actor: changes.record_results(write, actor, number, results))
+    outcome = service.play(public_id, credentials(public_id),
+                           lambda game, actor: changes.record_results(game, actor, number, results))
     if outcome.stale and intent == Intent.DRAFT:
         # A late autosave for a hand that has moved on: nothing to keep. (Any other tap that came after the hand
         # closed is answered by `after`, as every change's is: nothing applied, in words.)
@@ -283,8 +283,8 @@ def correct(game: games.GameState, record: HandState, table: rules.Table):
     problems = parsed.problems
     if parsed.hand is not None:
         hand = parsed.hand
-        outcome = service.change(public_id, credentials(public_id),
-                                 lambda write, actor: changes.correct_hand(write, actor, record.number, hand))
+        outcome = service.play(public_id, credentials(public_id),
+                               lambda game, actor: changes.correct_hand(game, actor, record.number, hand))
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:
@@ -306,4 +306,4 @@ def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
 
 
 # How the table shows a Skull King game and what its live stream pushes of it.
-GAME_PAGE = GamePage(game_page, PushedPage(lambda state: str(shared_table(state)), card_key, own_card))
+GAME_PAGE = PushedPage(lambda state: str(shared_table(state)), card_key, own_card, game_page)

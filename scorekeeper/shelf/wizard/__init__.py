@@ -12,8 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from ... import rows
-from ...kinds import OnPlays, PlayedRules
+from ...kinds import OnPlays, PlayedRules, Started
 from . import kind, pad
 from .kind import as_round
 from .rules import Setup, bidding_order
@@ -42,13 +41,14 @@ class WizardKind(OnPlays[Setup]):
         """The game as BG Stats knows it; left of the first dealer leads the first trick."""
         return (*kind.bg_stats_game(setup), bidding_order(setup, 1)[0])
 
-    def start(self, game: Any, setup: Setup, plays: Sequence[Any]) -> None:
+    def start(self, setup: Setup, plays: Sequence[Any]) -> Started:
         """A new game's rounds: an imported pad's, its unfinished last round open again with its bids."""
         finished_rounds = [p for p in plays if p.get("tricks") is not None]
-        super().start(game, setup, finished_rounds)
-        if len(finished_rounds) < len(plays):
-            bids = {str(seat): bid for seat, bid in enumerate(plays[-1]["bids"])}
-            rows.put_play(game.id, len(plays), {"bids": bids}, closed=False, new=True)
+        started = super().start(setup, finished_rounds)
+        if len(finished_rounds) == len(plays):
+            return started
+        bids = {str(seat): bid for seat, bid in enumerate(plays[-1]["bids"])}
+        return replace(started, plays=(*started.plays, ({"bids": bids}, False)))
 
 
 # Typed as the interface: mypy checks Wizard's rules against it.

@@ -7,9 +7,10 @@ from typing import Any
 from flask import Blueprint, request, url_for
 from flask_babel import gettext
 
-from ... import kinds, rows, service
+from ... import kinds, service
 from ...access import Actor
 from ...games import GameState
+from ...kinds import Applied, refused
 from ...problems import N_, Problem
 from ...views.labels import say
 from ...views.matches import match_page
@@ -49,22 +50,20 @@ def _scored_round(state: GameState, number: int) -> tuple[Setup, list[dict[str, 
 def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> service.Outcome:
     """The host's correction of scored round `number`: checked as a whole, stored, later totals follow; a finished
     game's statistics too."""
-    def apply(write: service.Write, actor: Actor) -> service.Change:
+    def decide(game: GameState, actor: Actor) -> Applied:
         if not actor.is_host:
-            raise service.deny()
-        game = write.locked
+            return Applied(denied=True)
         setup, closed = _scored_round(game, number)
         corrected = Round(number, tuple(bids), tuple(tricks))
         problems = round_problems(setup, corrected)
         if problems:
-            return service.refused(*problems)
+            return refused(*problems)
         closed[number - 1] = {**kind.stored_round(corrected), "corrected": True}
-        rows.put_play(game.id, number, closed[number - 1], closed=True, new=False)
-        if game.finished_at is not None:
-            rows.finish(game.id, game.finished_at, kind.summary(setup, closed))
-        return service.Change("correct", number)
+        # A finished game's statistics follow.
+        summary = kind.summary(setup, closed) if game.finished_at is not None else None
+        return Applied(closed=closed[number - 1], play=number, summary=summary, event="correct")
 
-    return service.change(public_id, credentials(public_id), apply)
+    return service.play(public_id, credentials(public_id), decide)
 
 
 def _form_page(public_id: str, number: int, status: int = 200, problems: list[str] | None = None):
