@@ -131,6 +131,9 @@ class GameKind(Protocol[SetupT, PlayT]):
     # The names of its secret entries (a bid, a cannon's load): each is seen by its own phone alone until the
     # table reveals them together (`service.enter_secret`, `games.as_seen_by`, `games.as_it_stands`).
     SECRETS: tuple[str, ...]
+    # Its own style sheets and scripts, (endpoint, filename) for `url_for`: the table's frame loads them with its
+    # pages, never inside a part a tap swaps (`views.labels.game_assets`).
+    ASSETS: tuple[tuple[str, str], ...]
 
     @property
     def played_rules(self) -> PlayedRules[SetupT] | None:
@@ -200,6 +203,8 @@ class OnPlays(Generic[SetupT]):
         self.NEW_TEMPLATE = rules.NEW_TEMPLATE
         # Its secret entries, if its rules have any (`Applied.secret`): each play collects the first of them.
         self.SECRETS: tuple[str, ...] = tuple(getattr(rules, "SECRETS", ()))
+        # Its own style sheets and scripts, if its screen has any.
+        self.ASSETS: tuple[tuple[str, str], ...] = tuple(getattr(rules, "ASSETS", ()))
 
     @property
     def played_rules(self) -> PlayedRules[SetupT]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from babel.lists import format_list
-from flask import Flask
+from flask import Flask, url_for
 from flask_babel import get_locale, gettext
 
 from .. import kinds
@@ -60,6 +60,17 @@ def header_name(game: Any = None) -> str:
     return gettext(shelf[kind].TITLE) if isinstance(kind, str) and kind in shelf else gettext("Skull King")
 
 
+def game_assets(game: Any = None) -> list[tuple[str, str]]:
+    """The style sheets and scripts of the game a page shows, as the frame loads them: ("style" or "script",
+    address)."""
+    kind = getattr(game, "kind", None) if game else None
+    shelf = kinds.registered()
+    if not isinstance(kind, str) or kind not in shelf:
+        return []
+    return [("script" if filename.endswith(".js") else "style", url_for(endpoint, filename=filename))
+            for endpoint, filename in shelf[kind].ASSETS]
+
+
 def game_label(game: Any) -> str:
     """A game's name in a list, as its kind gives it (a Skull King game's ruleset, a free pad's game as typed)."""
     return kinds.kind_of(game).label(game)
@@ -80,6 +91,7 @@ def init_app(app: Flask) -> None:
         join_names=join_names,
         game_label=game_label,
         header_name=header_name,
+        game_assets=game_assets,
         # The games the start page offers besides the first, whose new game is its big button.
         more_kinds=lambda: list(kinds.registered())[1:],
         MAX_NAME=MAX_NAME,

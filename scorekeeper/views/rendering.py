@@ -27,7 +27,12 @@ def page(template: str, status: int = 200, **context: Any) -> Response:
     """The whole page, or for htmx just its `main` block."""
     if is_htmx():
         # The header is outside the part swapped in: it names the game of the page all the same.
-        brand = f'<span id="brand-name" hx-swap-oob="true">{escape(header_name(context.get("game")))}</span>'
+        game = context.get("game")
+        brand = f'<span id="brand-name" hx-swap-oob="true">{escape(header_name(game))}</span>'
+        if request.method == "GET":
+            # A page opened (a link, a redirect after a new game) brings its game's styles and scripts into the
+            # frame; a tap's answer does not, so a tap is one request.
+            brand += render_template("_game_assets.html", game=game, oob=True)
         response = make_response(render_block(template, "main", fragment=True, **context) + brand, status)
         if request.method != "GET":
             # A refused form shows its page again; the address stays that of the page.

@@ -34,6 +34,8 @@ FORMAT = pad.FORMAT
 TITLE = N_("Dracula")
 TEMPLATE = "dracula/round.html"
 NEW_TEMPLATE = "dracula/new.html"
+# The coffin's picker, Dracula's own: its style and script.
+ASSETS = (("static", "dracula/coffin.css"), ("static", "dracula/coffin.js"))
 
 
 def setup_from_form(form: Any) -> NewMatch[Setup]:

@@ -31,6 +31,7 @@ FORMAT = pad.FORMAT
 TITLE = N_("Skip-Bo match")
 TEMPLATE = "skipbo/match.html"
 NEW_TEMPLATE = "skipbo/new.html"
+ASSETS = (("static", "skipbo/match.css"),)
 
 
 def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setup]) -> int:

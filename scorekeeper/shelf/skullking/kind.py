@@ -32,6 +32,8 @@ class SkullKing:
     FORMAT = pad.FORMAT
     TITLE = N_("Skull King")
     NEW_TEMPLATE = "skullking/new.html"
+    # The table's style sheet and script are all its pages need.
+    ASSETS: tuple[tuple[str, str], ...] = ()
     # As BG Stats knows it: its BoardGameGeek id (see the README).
     BG_STATS = ("Skull King", 150145)
 

@@ -41,6 +41,8 @@ FORMAT = pad.FORMAT
 TITLE = N_("Wizard")
 TEMPLATE = "wizard/round.html"
 NEW_TEMPLATE = "wizard/new.html"
+# Its style sheet ships in the package, beside its code.
+ASSETS = (("wizard.static", "wizard.css"),)
 # With secret bids, each phone's bid of a round is its own until the count shows them all.
 SECRETS = ("bid",)
 BID = "bid"

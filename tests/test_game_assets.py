@@ -1,0 +1,66 @@
+"""A game's own styles and scripts load with the page's frame, never inside a part a tap swaps: in every game the
+table offers (the test game's too), a page opened carries them outside `#main` (out of band when htmx opens it),
+and a tap's answer carries none, so a tap is one request."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+
+from scorekeeper.kinds import registered
+from tests.test_host_limits import SCENARIOS
+
+
+@pytest.fixture
+def app(every_game_app: Flask) -> Flask:
+    """Every game on the shelf and the test game."""
+    return every_game_app
+
+
+ASSET = re.compile(r'<link rel="stylesheet"|<script src=')
+
+
+def assets_block(page: str) -> str:
+    found = re.search(r'<div id="game-assets"[^>]*>(.*?)</div>', page, re.S)
+    assert found, "no place for the game's assets"
+    return found.group(1)
+
+
+def main_part(page: str) -> str:
+    found = re.search(r'<main id="main"[^>]*>(.*)</main>', page, re.S)
+    assert found, "no main part"
+    return found.group(1)
+
+
+@pytest.mark.parametrize("game", sorted(SCENARIOS))
+def test_a_game_s_assets_come_with_the_frame_and_never_with_a_tap(app: Flask, game: str) -> None:
+    host, url, path, form = SCENARIOS[game](app)
+    with app.app_context(), app.test_request_context():
+        from flask import url_for
+
+        wanted = [url_for(endpoint, filename=filename) for endpoint, filename in registered()[game].ASSETS]
+    page = host.get(url).get_data(as_text=True)
+    block = assets_block(page)
+    assert all(href in block for href in wanted)
+    assert len(ASSET.findall(block)) == len(wanted)
+    # Nothing a swap replaces loads a style or a script: the page's parts are swapped under the frame.
+    assert not ASSET.search(main_part(page))
+    # Opened by htmx (a link, a new game's redirect), the page brings them out of band, into the frame.
+    opened = host.get(url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert '<div id="game-assets" hx-swap-oob="true">' in opened
+    assert all(href in assets_block(opened) for href in wanted)
+    # A tap's answer is the page's part alone: no style, no script, nothing to load again.
+    answer = host.post(url + path, data=form, headers={"HX-Request": "true"})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    text = answer.get_data(as_text=True)
+    assert not ASSET.search(text) and "game-assets" not in text
+
+
+def test_the_games_with_assets_of_their_own_are_checked(app: Flask) -> None:
+    """Not a vacuous sweep: Wizard, Skip-Bo and Dracula bring styles, Dracula a script too."""
+    with app.app_context():
+        shelf = registered()
+        assert all(shelf[name].ASSETS for name in ("wizard", "skip-bo", "dracula"))
+        assert any(filename.endswith(".js") for _, filename in shelf["dracula"].ASSETS)
