@@ -37,13 +37,19 @@ def require_chromium() -> None:
     pytest.skip(message)
 
 
-def start_server(instance: Path) -> tuple[subprocess.Popen[str], str]:
-    """Start `scorekeeper serve` on a free loopback port; return it and its address."""
+SERVE = ["-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"]
+# Every game on the shelf and the test game (`tests/highcard`), served alike.
+SERVE_EVERY_GAME = ["-m", "tests.highcard.serve"]
+
+
+def start_server(instance: Path, command: list[str] = SERVE) -> tuple[subprocess.Popen[str], str]:
+    """Start the app (`scorekeeper serve`, or another `command`) on a free loopback port; return it and its
+    address."""
     env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": "1",
            "NEW_GAMES_PER_MINUTE": "100000"}
     env.pop("DATABASE_URL", None)
     server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, *command], cwd=Path(__file__).resolve().parent.parent,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
     deadline = time.monotonic() + 30
@@ -75,6 +81,17 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app served on 127.0.0.1 for the whole session, stopped at the end."""
     require_chromium()
     server, url = start_server(tmp_path_factory.mktemp("instance"))
+    try:
+        yield url
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def every_game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Every game on the shelf and the test game served on 127.0.0.1 for the whole session, stopped at the end."""
+    require_chromium()
+    server, url = start_server(tmp_path_factory.mktemp("every-game"), SERVE_EVERY_GAME)
     try:
         yield url
     finally:

@@ -1,0 +1,197 @@
+"""Every registered game (the test game's too) on the table's frames, in Chromium: the header names the game; on a
+phone at 320×640 and 390×844 the control the player needs next is on the first screen; a tap is exactly one
+request; a refusal shows in view; the big screen at 1920×1080 needs no scrolling after eight rounds or hands; no
+page raises a script error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.browser import screenshot
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Anne", "Ben", "Cara", "Dan"]
+PHONES = ({"width": 320, "height": 640}, {"width": 390, "height": 844})
+PACK = [f"{rank}{suit}" for suit in "SHDC" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                                       "Q", "K")]
+
+
+def skull_king_pad(rounds: int) -> dict[str, Any]:
+    hands = [{"cards": n, "entries": [{"player": p, "bid": 0, "tricks": n if p == "Anne" else 0}
+                                      for p in NAMES]} for n in range(1, rounds + 1)]
+    return {"format": "skull-king-pad", "version": 1, "ruleset": "classic", "players": NAMES, "hands": hands}
+
+
+def wizard_pad(rounds: int) -> dict[str, Any]:
+    played = [{"cards": n, "entries": [{"player": p, "bid": 0, "tricks": n if p == "Anne" else 0} for p in NAMES]}
+              for n in range(1, rounds + 1)]
+    return {"format": "wizard-pad", "version": 1, "players": NAMES, "first_dealer": "Anne",
+            "options": {"bidding": "secret", "no_even_bids": False}, "rounds": played}
+
+
+def skip_bo_pad(rounds: int) -> dict[str, Any]:
+    played = [{"winner": NAMES[n % 4], "left": {p: 1 for p in NAMES if p != NAMES[n % 4]}} for n in range(rounds)]
+    return {"format": "skip-bo-pad", "version": 1, "players": NAMES, "target": 5000, "games": played}
+
+
+def dracula_pad(rounds: int) -> dict[str, Any]:
+    coffins = [[PACK[n:n + 3], PACK[n + 3:n + 6], PACK[n + 6:n + 9]] for n in range(rounds)]
+    sets = [{"rounds": [{"coffin": c} for c in coffins[start:start + 6]]} for start in range(0, rounds, 6)]
+    return {"format": "dracula-pad", "version": 1, "players": {"queen": "Anne", "king": "Ben"}, "target": 5000,
+            "sets": sets}
+
+
+def free_pad(rounds: int) -> dict[str, Any]:
+    return {"format": "free-pad", "version": 1, "game": "Darts", "players": NAMES, "lowest_wins": False,
+            "rounds": [{p: 10 * (n + i) for i, p in enumerate(NAMES)} for n in range(rounds)]}
+
+
+def high_card_pad(rounds: int) -> dict[str, Any]:
+    # The first to win three rounds wins: two each, then as many as the game allows.
+    return {"format": "high-card-pad", "players": ["Anne", "Ben"],
+            "rounds": [{"0": 13, "1": 2}, {"0": 2, "1": 13}, {"0": 12, "1": 3}, {"0": 3, "1": 12}][:rounds]}
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A game as the sweep plays it: its pad file of so many rounds, the control a phone of the first seat needs
+    next in a new game, the tap that takes it, and a tap the rules refuse (None: no such tap on its screen)."""
+
+    pad: Callable[[int], dict[str, Any]]
+    next_control: str
+    tap: Callable[[Any], None]
+    refusal: Callable[[Any], None] | None = None
+
+
+def fill_and_save(field: str, value: str) -> Callable[[Any], None]:
+    def tap(page: Any) -> None:
+        page.fill(field, value)
+        page.locator("#card button[type=submit]").first.click()
+    return tap
+
+
+def coffin_first_card(page: Any) -> None:
+    page.locator("[data-rank='A']").click()
+    page.locator("[data-suit='S']").click()
+    page.locator(".done-button").click()
+
+
+SWEEPS: dict[str, Sweep] = {
+    "skull-king": Sweep(skull_king_pad, "#card form.numpad.mine button >> nth=-1",
+                        lambda page: page.locator("#card form.numpad.mine button[value='0']").click()),
+    "wizard": Sweep(wizard_pad, "#card form.numpad.mine button >> nth=-1",
+                    lambda page: page.locator("#card form.numpad.mine button[value='0']").click()),
+    "skip-bo": Sweep(skip_bo_pad, "#card button[name=went_out][value='0']",
+                     lambda page: page.locator("#card button[name=went_out][value='0']").click()),
+    "dracula": Sweep(dracula_pad, "#card .picker", coffin_first_card,
+                     lambda page: page.locator("#card .done-button").click()),
+    "free-pad": Sweep(free_pad, "#card button.primary", fill_and_save("#points-0", "12")),
+    "high-card": Sweep(high_card_pad, "#card button[type=submit]", fill_and_save("#card-value", "7"),
+                       fill_and_save("#card-value", "99")),
+}
+
+
+def imported(browser: Any, base: str, doc: dict[str, Any], viewport: dict[str, int]) -> tuple[Any, str]:
+    """A pad imported through the API and opened by its host on a screen of `viewport`; the host's page and the
+    game's address."""
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    answer = context.request.post(base + "/games/import", data=doc)
+    assert answer.status == 201, answer.text()
+    host = context.new_page()
+    host.goto(answer.json()["host_url"])
+    return host, host.url.split("?")[0]
+
+
+def watching(page: Any) -> list[str]:
+    """The script errors of `page`, as they come."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] \
+        and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+@pytest.fixture
+def titles(every_game_server: str) -> dict[str, str]:
+    """Each game's name as its header says it, in English."""
+    from scorekeeper.shelf import INSTALLED
+    from tests.highcard.kind import HIGH_CARD
+
+    return {kind.NAME: kind.TITLE for kind in [*INSTALLED, HIGH_CARD]}
+
+
+def test_the_sweep_covers_every_game_the_server_offers(titles: dict[str, str]) -> None:
+    assert set(titles) == set(SWEEPS)
+
+
+@pytest.mark.parametrize("game", sorted(SWEEPS))
+def test_a_phone_of_every_game_has_its_next_control_on_the_first_screen(browser, every_game_server: str,
+                                                                        titles: dict[str, str], game: str) -> None:
+    from playwright.sync_api import expect
+
+    sweep = SWEEPS[game]
+    for viewport in PHONES:
+        # A new game for each phone, its first seat free.
+        host, url = imported(browser, every_game_server, sweep.pad(0), {"width": 1280, "height": 800})
+        host_errors = watching(host)
+        expect(host.locator("#brand-name")).to_have_text(titles[game])
+        screenshot(host, f"90-{game}-host-1280")
+        phone = browser.new_context(viewport=viewport, locale="en-GB").new_page()
+        errors = watching(phone)
+        phone.goto(url + "/join")
+        first = phone.locator("#main form button").first
+        first.click()
+        expect(phone.locator("#brand-name")).to_have_text(titles[game])
+        phone.wait_for_load_state("networkidle")
+        screenshot(phone, f"90-{game}-phone-{viewport['width']}")
+        control = phone.locator(sweep.next_control).first
+        expect(control).to_be_visible()
+        assert in_view(phone, sweep.next_control), (viewport, control.bounding_box())
+        if viewport["width"] == 390:
+            # One tap, one request: the write; its answer brings nothing more to load.
+            requests: list[str] = []
+            phone.on("request", lambda request: requests.append(f"{request.method} {request.url}"))
+            with phone.expect_response(lambda response: response.request.method == "POST"):
+                sweep.tap(phone)
+            phone.wait_for_timeout(500)
+            sent = [r for r in requests if "/events" not in r]
+            assert len(sent) == 1 and sent[0].startswith("POST"), sent
+            if sweep.refusal is not None:
+                sweep.refusal(phone)
+                expect(phone.locator("#card .problems").first).not_to_be_empty()
+                assert in_view(phone, "#card .problems >> nth=0"), phone.locator("#card .problems").bounding_box()
+                screenshot(phone, f"90-{game}-refused-390")
+        assert errors == [] and host_errors == []
+        phone.context.close()
+        host.context.close()
+
+
+@pytest.mark.parametrize("game", sorted(SWEEPS))
+def test_every_game_s_big_screen_fits_a_room_s_screen_after_eight_rounds(browser, every_game_server: str,
+                                                                        titles: dict[str, str], game: str) -> None:
+    from playwright.sync_api import expect
+
+    size = {"width": 1920, "height": 1080}
+    host, url = imported(browser, every_game_server, SWEEPS[game].pad(8), size)
+    tv = host.context.new_page()
+    errors = watching(tv)
+    tv.goto(url + "/screen")
+    expect(tv.locator("#brand-name")).to_have_text(titles[game])
+    expect(tv.locator(".big-screen")).to_be_visible()
+    screenshot(tv, f"91-{game}-screen-1920")
+    height = tv.evaluate("document.documentElement.scrollHeight")
+    width = tv.evaluate("document.documentElement.scrollWidth")
+    assert height <= size["height"] and width <= size["width"], (height, width)
+    assert errors == []
+    host.context.close()
+
