@@ -64,3 +64,13 @@ def test_the_games_with_assets_of_their_own_are_checked(app: Flask) -> None:
         shelf = registered()
         assert all(shelf[name].ASSETS for name in ("wizard", "skip-bo", "dracula"))
         assert any(filename.endswith(".js") for _, filename in shelf["dracula"].ASSETS)
+
+
+def test_the_pad_s_print_style_comes_with_the_pad_alone(app: Flask) -> None:
+    """A page's own style loads with its frame too: the pad's print style with the pad (opened whole or by htmx),
+    not with every phone's hand page."""
+    host, url, _, _ = SCENARIOS["skull-king"](app)
+    assert "print.css" not in host.get(url).get_data(as_text=True)
+    assert "skullking/print.css" in assets_block(host.get(url + "/pad").get_data(as_text=True))
+    opened = host.get(url + "/pad", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "skullking/print.css" in assets_block(opened) and 'hx-swap-oob="true"' in opened

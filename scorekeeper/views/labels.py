@@ -60,15 +60,14 @@ def header_name(game: Any = None) -> str:
     return gettext(shelf[kind].TITLE) if isinstance(kind, str) and kind in shelf else gettext("Skull King")
 
 
-def game_assets(game: Any = None) -> list[tuple[str, str]]:
-    """The style sheets and scripts of the game a page shows, as the frame loads them: ("style" or "script",
-    address)."""
+def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The style sheets and scripts of the game a page shows and of the page itself (`page`: endpoint, filename), as
+    the frame loads them: ("style" or "script", address)."""
     kind = getattr(game, "kind", None) if game else None
     shelf = kinds.registered()
-    if not isinstance(kind, str) or kind not in shelf:
-        return []
+    own = shelf[kind].ASSETS if isinstance(kind, str) and kind in shelf else ()
     return [("script" if filename.endswith(".js") else "style", url_for(endpoint, filename=filename))
-            for endpoint, filename in shelf[kind].ASSETS]
+            for endpoint, filename in (*own, *page)]
 
 
 def game_label(game: Any) -> str:

@@ -57,6 +57,10 @@ def pad_card(game: games.GameState, me: Actor, key: str) -> str:
 PAD_PAGE = PushedPage(shared_pad, pad_card_key, pad_card)
 
 
+# The pad on paper: its print style comes with the pad's page alone, not with every phone's first load.
+PAD_ASSETS = (("static", "skullking/print.css"),)
+
+
 @bp.get("/games/<public_id>/pad")
 def pad(public_id: str):
     """The score pad, laid out like the paper one, with the leaderboard."""
@@ -66,7 +70,7 @@ def pad(public_id: str):
         return see_other(url_for("pages.game", public_id=public_id))
     me = visitor(game)
     return page("skullking/pad.html", title=gettext("Score pad"), visitor=me, corrections=corrections(game, me),
-                card_key=pad_card_key(game, me), **pad_context(game))
+                card_key=pad_card_key(game, me), page_assets=PAD_ASSETS, **pad_context(game))
 
 
 def screen_context(state: games.GameState) -> dict[str, Any]:
