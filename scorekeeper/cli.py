@@ -15,12 +15,17 @@ import json
 import re
 import socket
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 from flask.cli import FlaskGroup
 
 from .padfile import PadError
 from .shelf import INSTALLED, score_any
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def _create_app():
@@ -147,23 +152,31 @@ def request_logging_handler() -> type:
 @click.option("--port", default=5000, show_default=True, type=int)
 def serve(host: str, port: int) -> None:
     """Start the app for a table and show the address phones should open."""
+    from . import create_app
+
+    def ready(bound_port: int) -> None:
+        shown = local_address() if host in ("0.0.0.0", "") else host
+        url = f"http://{shown}:{bound_port}/"
+        click.echo(f"Skull King scorekeeper is ready. Phones on this network open:\n\n  {url}\n")
+        click.echo(qr_text(url))
+        click.echo("Press Ctrl+C to stop.", err=True)
+
+    # One line per request on the console, so a host sees at once whether a phone reached it.
+    serve_app(create_app(), host, port, ready, log=ConsoleLog(), handler_class=request_logging_handler())
+
+
+def serve_app(app: Flask, host: str, port: int, ready: Callable[[int], None], log: object = None,
+              handler_class: type | None = None) -> None:
+    """Bring the database up to date, then serve `app` with gevent until stopped; `ready` is told the port bound."""
     from flask_migrate import upgrade
     from gevent.pywsgi import WSGIServer
 
-    from . import create_app
-
-    app = create_app()
     with app.app_context():
         upgrade()
-    # One line per request on the console, so a host sees at once whether a phone reached it.
-    server = WSGIServer((host, port), app, log=ConsoleLog(), handler_class=request_logging_handler())
+    handler = {"handler_class": handler_class} if handler_class is not None else {}
+    server = WSGIServer((host, port), app, log=log, **handler)
     server.init_socket()
-    bound_port = server.socket.getsockname()[1]
-    shown = local_address() if host in ("0.0.0.0", "") else host
-    url = f"http://{shown}:{bound_port}/"
-    click.echo(f"Skull King scorekeeper is ready. Phones on this network open:\n\n  {url}\n")
-    click.echo(qr_text(url))
-    click.echo("Press Ctrl+C to stop.", err=True)
+    ready(server.socket.getsockname()[1])
     try:
         server.serve_forever()
     except KeyboardInterrupt:

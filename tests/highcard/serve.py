@@ -6,26 +6,16 @@ from gevent import monkey
 # Before anything imports the standard library's sockets, as `scorekeeper serve` does.
 monkey.patch_all()
 
-from flask_migrate import upgrade  # noqa: E402
-from gevent.pywsgi import WSGIServer  # noqa: E402
-
 from scorekeeper import create_app  # noqa: E402
+from scorekeeper.cli import serve_app  # noqa: E402
 from scorekeeper.shelf import INSTALLED  # noqa: E402
 from tests.highcard.kind import HIGH_CARD  # noqa: E402
 
 
 def main() -> None:
-    """Serve every game and the test game on a free loopback port until stopped."""
-    app = create_app(games=[*INSTALLED, HIGH_CARD])
-    with app.app_context():
-        upgrade()
-    server = WSGIServer(("127.0.0.1", 0), app, log=None)
-    server.init_socket()
-    print(f"http://127.0.0.1:{server.socket.getsockname()[1]}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    """Serve every game and the test game on a free loopback port until stopped; its address first."""
+    serve_app(create_app(games=[*INSTALLED, HIGH_CARD]), "127.0.0.1", 0,
+              lambda port: print(f"http://127.0.0.1:{port}/", flush=True))
 
 
 if __name__ == "__main__":
