@@ -59,8 +59,9 @@ def skip_bo_pads(draw: st.DrawFn) -> dict[str, Any]:
     played = []
     for _ in range(draw(st.integers(0, 2))):
         winner = draw(st.sampled_from(players))
-        played.append({"winner": winner, "left": {p: draw(st.integers(1, 30)) for p in players if p != winner}})
-    return {"format": "skip-bo-pad", "version": 1, "players": players, "target": draw(st.sampled_from([200, 500])),
+        played.append({"winner": winner, "left": {p: draw(st.integers(1, 10)) for p in players if p != winner}})
+    # Two games of at most 25 + 3 × 10 × 5 points each stay under the target: the match is still on.
+    return {"format": "skip-bo-pad", "version": 1, "players": players, "target": draw(st.sampled_from([400, 500])),
             "games": played}
 
 
@@ -77,7 +78,8 @@ def coffins(draw: st.DrawFn) -> list[list[str]]:
 def dracula_pads(draw: st.DrawFn) -> dict[str, Any]:
     rounds = [{"coffin": draw(coffins())} for _ in range(draw(st.integers(0, 3)))]
     return {"format": "dracula-pad", "version": 1, "players": {"queen": "Anne", "king": "Ben"},
-            "target": draw(st.sampled_from([150, 300])), "sets": [{"rounds": rounds}] if rounds else []}
+            # Three rounds of at most 150 points a player stay under the target: the game is still on.
+            "target": draw(st.sampled_from([700, 1000])), "sets": [{"rounds": rounds}] if rounds else []}
 
 
 @st.composite

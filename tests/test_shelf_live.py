@@ -37,7 +37,8 @@ def events_of(stream: str) -> dict[str, str]:
 def shared_parts(page: str) -> str:
     """The shared table's parts as a page holds them: from `#table` to the card, and `#board`."""
     table = re.search(r'<div id="table".*?</div>(?=\s*<div id="card")', page, re.S)
-    board = re.search(r'<div id="board">.*</div>(?=\s*<div class="live")', page, re.S)
+    # The board closes the table's layout of the screen (`shelf_screen`), the live stream follows it.
+    board = re.search(r'<div id="board">.*</div>(?=\s*</div>\s*<div class="live")', page, re.S)
     assert table and board, page
     return table.group(0) + board.group(0)
 
