@@ -240,7 +240,8 @@
     var count = document.querySelector("[data-reveal-at]");
     if (!count || count.dataset.running) return;
     count.dataset.running = "1";
-    var words = count.dataset.words.split("|");
+    // A count that names no words of its own (a game's own screen may not) counts in its text.
+    var words = (count.dataset.words || count.textContent).split("|");
     var revealAt = parseInt(count.dataset.revealAt, 10) - clockOffset;  // on this device's clock
     var total = Math.max(revealAt - Date.now(), 250);
     var start = Date.now();

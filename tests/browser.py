@@ -42,10 +42,10 @@ SERVE = ["-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"]
 SERVE_EVERY_GAME = ["-m", "tests.highcard.serve"]
 
 
-def start_server(instance: Path, command: list[str] = SERVE) -> tuple[subprocess.Popen[str], str]:
-    """Start the app (`scorekeeper serve`, or another `command`) on a free loopback port; return it and its
-    address."""
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": "1",
+def start_server(instance: Path, command: list[str] = SERVE, reveal_seconds: float = 1) -> tuple[subprocess.Popen[str], str]:
+    """Start the app (`scorekeeper serve`, or another `command`) on a free loopback port, its YO-HO-HO lasting
+    `reveal_seconds`; return it and its address."""
+    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": str(reveal_seconds),
            "NEW_GAMES_PER_MINUTE": "100000"}
     env.pop("DATABASE_URL", None)
     server = subprocess.Popen(
@@ -91,7 +91,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def every_game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Every game on the shelf and the test game served on 127.0.0.1 for the whole session, stopped at the end."""
     require_chromium()
-    server, url = start_server(tmp_path_factory.mktemp("every-game"), SERVE_EVERY_GAME)
+    # A count long enough to look at the big screen while it runs.
+    server, url = start_server(tmp_path_factory.mktemp("every-game"), SERVE_EVERY_GAME, reveal_seconds=4)
     try:
         yield url
     finally:

@@ -5,6 +5,7 @@ page raises a script error."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -227,3 +228,32 @@ def test_skull_king_s_done_is_on_the_first_screen_with_ten_cards(browser, every_
     assert errors == []
     host.context.close()
     phone.context.close()
+
+
+# The games with secret entries, and the host's entry for a seat without a phone in their first round.
+SECRET_ENTRIES: dict[str, Callable[[int], tuple[str, dict[str, Any]]]] = {
+    "skull-king": lambda seat: ("/hands/1/bid", {"seat": seat, "bid": 0}),
+    "wizard": lambda seat: ("/play", {"play": 1, "seat": seat, "bid": 0}),
+    "high-card": lambda seat: ("/play", {"play": 1, "seat": seat, "card": 5}),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SECRET_ENTRIES))
+def test_every_big_screen_counts_yo_ho_ho_in_room_size_type(browser, every_game_server: str, game: str) -> None:
+    from playwright.sync_api import expect
+
+    host, url = imported(browser, every_game_server, SWEEPS[game].pad(0), {"width": 1920, "height": 1080})
+    tv = host.context.new_page()
+    errors = watching(tv)
+    tv.goto(url + "/screen")
+    token = json.loads(host.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
+    for seat in range(len(SWEEPS[game].pad(0)["players"])):
+        path, form = SECRET_ENTRIES[game](seat)
+        assert host.request.post(url + path, form=form, headers={"X-CSRFToken": token}).ok
+    count = tv.locator("[data-reveal-at]")
+    expect(count).to_be_visible()
+    screenshot(tv, f"91-{game}-count-1920")
+    # Read from across a room: at least three times the body's 16 px.
+    assert float(count.evaluate("element => getComputedStyle(element).fontSize").removesuffix("px")) >= 48
+    assert errors == []
+    host.context.close()
