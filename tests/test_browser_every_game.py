@@ -257,3 +257,32 @@ def test_every_big_screen_counts_yo_ho_ho_in_room_size_type(browser, every_game_
     assert float(count.evaluate("element => getComputedStyle(element).fontSize").removesuffix("px")) >= 48
     assert errors == []
     host.context.close()
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=["320", "390"])
+def test_a_refused_wizard_bid_shows_its_reason_where_the_eye_is(browser, every_game_server: str,
+                                                               viewport: dict[str, int]) -> None:
+    """The last bidder under "no even bids" taps the one number the rule forbids: the reason shows in view, not at
+    the top of a page scrolled away."""
+    from playwright.sync_api import expect
+
+    doc = {**wizard_pad(0), "options": {"bidding": "in-turn", "no_even_bids": True}}
+    host, url = imported(browser, every_game_server, doc, {"width": 1280, "height": 800})
+    phone = browser.new_context(viewport=viewport, locale="en-GB").new_page()
+    errors = watching(phone)
+    phone.goto(url + "/join")
+    phone.get_by_role("button", name="Anne", exact=True).click()
+    token = json.loads(host.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
+    # Anne deals round 1: Ben, Cara and Dan (no phones: the host) bid 0 before her.
+    for seat in (1, 2, 3):
+        assert host.request.post(url + "/play", form={"play": 1, "seat": seat, "bid": 0},
+                                 headers={"X-CSRFToken": token}).ok
+    forbidden = phone.locator("#card form.numpad.mine button.forbidden-key")
+    expect(forbidden).to_be_visible()
+    forbidden.click()
+    expect(phone.locator("#card .problems").first).to_contain_text("may not bid 1")
+    phone.wait_for_function(IN_VIEW, arg="#card .problems", timeout=5000)
+    screenshot(phone, f"92-wizard-refused-{viewport['width']}")
+    assert errors == []
+    host.context.close()
+    phone.context.close()
