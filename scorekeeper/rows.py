@@ -3,8 +3,8 @@ count that reveals them, the seats, and the end of every change (`store`: versio
 
 A change reads the game as the pages do (plain values, kept per version in the process)
 after locking its row, and writes only the rows it changes: no ORM object of the game is
-loaded. `service` decides what to write; this module only knows the tables. A game writes
-its plays through it too (`put_play`).
+loaded. `service` decides what to write (a game's decision says it, `kinds.Applied`); this
+module only knows the tables, and writes a change's plays and secret entries in `store`.
 """
 
 from __future__ import annotations

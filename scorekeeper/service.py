@@ -387,13 +387,13 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
             # Shown already (the count ended, by the deciding clock, before this tap was taken): nothing changes.
             return stale(game)
         enter_secret(write, number, seat, name, value, count_seconds)
-    _write(write, applied)
+    _apply(write, applied)
     return commit(write, applied.event, number)
 
 
-def _write(write: Write, applied: kinds.Applied) -> None:
-    """Write what a game's decision says of its plays, its entries shown already, the secrets collected next and
-    the game's end."""
+def _apply(write: Write, applied: kinds.Applied) -> None:
+    """Add to the change under way what a game's decision says of its plays, its entries shown already, the secrets
+    collected next and the game's end (`rows.store` writes them)."""
     game, number = write.locked, applied.play
     values = applied.closed if applied.closed is not None else applied.draft
     if number is None:

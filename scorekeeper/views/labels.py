@@ -52,20 +52,25 @@ def standings_text(standings: Sequence[Any]) -> str:
     return join_names([f"{s.name} {format_score(s.total)}" for s in standings])
 
 
+def _kind_shown(game: Any) -> kinds.GameKind[Any, Any] | None:
+    """The kind of the game a page shows (its `game`, if it has one), or None."""
+    kind = getattr(game, "kind", None) if game else None
+    shelf = kinds.registered()
+    return shelf[kind] if isinstance(kind, str) and kind in shelf else None
+
+
 def header_name(game: Any = None) -> str:
     """What the header and the window's title name: a game's own name on its pages (its kind's title), the app's
     elsewhere."""
-    kind = getattr(game, "kind", None) if game else None
-    shelf = kinds.registered()
-    return gettext(shelf[kind].TITLE) if isinstance(kind, str) and kind in shelf else gettext("Skull King")
+    kind = _kind_shown(game)
+    return gettext(kind.TITLE) if kind is not None else gettext("Skull King")
 
 
 def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """The style sheets and scripts of the game a page shows and of the page itself (`page`: endpoint, filename), as
     the frame loads them: ("style" or "script", address)."""
-    kind = getattr(game, "kind", None) if game else None
-    shelf = kinds.registered()
-    own = shelf[kind].ASSETS if isinstance(kind, str) and kind in shelf else ()
+    kind = _kind_shown(game)
+    own = kind.ASSETS if kind is not None else ()
     return [("script" if filename.endswith(".js") else "style", url_for(endpoint, filename=filename))
             for endpoint, filename in (*own, *page)]
 
