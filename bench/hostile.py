@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -24,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.helpers import Phone, hostile_pads
-from tests.production import ProductionServer
+from tests.production import ProductionServer, sigterm_with_open_connections
 
 
 def post(base: str, body: str) -> tuple[int, float]:
@@ -76,35 +75,6 @@ def imports(server: ProductionServer) -> None:
           f"({len(page_times)} requests): median {statistics.median(page_times):.1f} ms, max {max(page_times):.1f} ms")
 
 
-def shutdown(instance: Path, streams: int, idle: int) -> float:
-    """Seconds from SIGTERM to the last process of the server gone, with `streams` streams open and `idle`
-    keep-alive connections waiting for their next request."""
-    from tests.test_operations import idle_keep_alive
-
-    server = ProductionServer(instance)
-    server.start()
-    host = Phone(server.base)
-    host.get("/games/new")
-    _, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
-    connections = []
-    for _ in range(streams):
-        connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-        connection.sendall(f"GET {game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-        connections.append(connection)
-    for connection in connections:
-        connection.recv(1024)
-    connections += [idle_keep_alive(server.port) for _ in range(idle)]
-    time.sleep(0.5)
-    started = time.perf_counter()
-    os.killpg(server.process.pid, 15)
-    server.process.wait(timeout=30)
-    # The master waits for its workers, so its exit is the end of them all.
-    took = time.perf_counter() - started
-    for connection in connections:
-        connection.close()
-    return took
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3, help="SIGTERM runs")
@@ -120,7 +90,7 @@ def main() -> None:
     times = []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as folder:
-            times.append(shutdown(Path(folder), 300, 50))
+            times.append(sigterm_with_open_connections(Path(folder), 300, 50))
     print("SIGTERM with 300 open streams and 50 idle keep-alive connections, until every process is gone: "
           + ", ".join(f"{t:.2f} s" for t in times) + " (promise: ≤ 2 s)")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -50,6 +51,8 @@ class ProductionServer:
                 if self.process.poll() is not None:
                     break
                 time.sleep(0.1)
+        # A server that never answered is not left behind (respawning workers that fail) for the next test to meet.
+        self.kill()
         raise RuntimeError("gunicorn did not start: " + (self.instance / "gunicorn.log").read_text(errors="replace"))
 
     def kill(self) -> None:
@@ -66,3 +69,51 @@ class ProductionServer:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+def idle_keep_alive(port: int) -> socket.socket:
+    """A connection that asked for a page over HTTP/1.1, read the whole answer, and stays open doing nothing (as a
+    browser keeps one for its next request)."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += connection.recv(65536)
+    header, _, body = head.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length: *(\d+)", header).group(1))  # type: ignore[union-attr]
+    while len(body) < length:
+        body += connection.recv(65536)
+    assert b"200 OK" in header and b"close" not in header.lower()
+    return connection
+
+
+def sigterm_with_open_connections(instance: Path, streams: int, idle: int) -> float:
+    """Start the server, open `streams` live streams of one game and `idle` keep-alive connections, then SIGTERM
+    the master as a service manager does: the seconds until its last process is gone."""
+    from tests.helpers import Phone
+
+    server = ProductionServer(instance)
+    server.start()
+    connections: list[socket.socket] = []
+    try:
+        host = Phone(server.base)
+        host.get("/games/new")
+        status, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
+        assert status == 303
+        for _ in range(streams):
+            connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            connection.sendall(f"GET {game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            connections.append(connection)
+        for connection in connections:
+            assert b"text/event-stream" in connection.recv(4096)
+        connections += [idle_keep_alive(server.port) for _ in range(idle)]
+        time.sleep(0.5)
+        started = time.monotonic()
+        # The master passes SIGTERM on to its workers and waits for them, so its exit is the end of them all.
+        os.kill(server.process.pid, signal.SIGTERM)
+        server.process.wait(timeout=30)
+        return time.monotonic() - started
+    finally:
+        for connection in connections:
+            connection.close()
+        server.stop()
