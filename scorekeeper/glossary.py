@@ -8,7 +8,7 @@ from __future__ import annotations
 
 # The editions print these names in English in every language, so the app does too.
 KEPT_IN_ENGLISH = ("Harry the Giant", "Rascal of Roatán", "Loot", "Kraken", "White Whale", "Mermaid", "Skull King",
-                   "Tigress", "Scary Mary", "Escape")
+                   "Tigress", "Scary Mary", "Escape", "First Mate Con", "Davy Jones")
 
 # The others: English name (as the messages write it, any case) → the forms a sentence may bend
 # the language's name into (plural, verb), the name first.

@@ -9,14 +9,15 @@ from hypothesis import strategies as st
 from scorekeeper.shelf.skullking import rules
 from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
 
-NAMES = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo")
+NAMES = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo", "Ida")
 
 
 @st.composite
-def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS) -> Table:
-    """A table of any ruleset, player count and option combination."""
-    ruleset = draw(st.sampled_from(rulesets))
-    spec = rules.SPECS[ruleset]
+def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS, expansion: bool = False) -> Table:
+    """A table of any ruleset, player count and option combination (modern with the Expansion Pack when
+    `expansion`)."""
+    ruleset = "modern" if expansion else draw(st.sampled_from(rulesets))
+    spec = rules.EXPANSION_SPEC if expansion else rules.SPECS[ruleset]
     count = draw(st.integers(spec.min_players, spec.max_players))
     options = Options()
     if ruleset == "modern":
@@ -26,6 +27,7 @@ def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS) -> Table
             cannonball=scoring == "rascal" and draw(st.booleans()),
             advanced_cards=draw(st.booleans()),
             rascal_wagers=draw(st.booleans()),
+            expansion=expansion,
         )
     return Table(ruleset, NAMES[:count], options, draw(st.integers(0, count - 1)))
 
@@ -35,7 +37,7 @@ def legal_hands(draw: st.DrawFn, table: Table) -> Hand:
     """A finished hand that the cards could really have produced at `table`."""
     players = table.players
     spec = table.spec
-    cards = draw(st.integers(1, rules.max_cards(table.ruleset, len(players))))
+    cards = draw(st.integers(1, rules.max_cards(table)))
     lost = draw(st.integers(0, min(cards, 2))) if rules.lost_tricks_allowed(table) else 0
     owners = draw(st.lists(st.sampled_from(players), min_size=cards - lost, max_size=cards - lost))
     tricks = Counter(owners)
@@ -64,6 +66,17 @@ def legal_hands(draw: st.DrawFn, table: Table) -> Hand:
             give(draw(st.sampled_from(winners)), rules.STANDARD_FOURTEENS)
         if draw(st.booleans()):
             give(draw(st.sampled_from(winners)), rules.BLACK_FOURTEEN)
+
+    if table.expansion and winners:
+        for kind in (rules.EXPANSION_EIGHTS, rules.EXPANSION_SEVENS):
+            for _ in range(draw(st.integers(0, rules.EXPANSION_LIMITS[kind]))):
+                give(draw(st.sampled_from(winners)), kind)
+        if draw(st.booleans()):
+            give(draw(st.sampled_from(winners)), rules.FIRST_MATE_TAKEN)
+    if table.expansion and draw(st.booleans()):
+        # Davy Jones' player needs no trick: the monsters it destroyed are out of every trick.
+        monsters = 3 if table.options.advanced_cards else 1
+        bonuses[draw(st.sampled_from(players))][rules.DAVY_JONES_MONSTERS] += draw(st.integers(0, monsters))
 
     loot: dict[str, list[str]] = {p: [] for p in players}
     if table.ruleset == "modern" and table.options.advanced_cards and winners:
@@ -102,7 +115,8 @@ def legal_hands(draw: st.DrawFn, table: Table) -> Hand:
 
 
 @st.composite
-def tables_and_hands(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS) -> tuple[Table, Hand]:
+def tables_and_hands(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS,
+                     expansion: bool = False) -> tuple[Table, Hand]:
     """A table and one legal hand played at it."""
-    table = draw(tables(rulesets))
+    table = draw(tables(rulesets, expansion))
     return table, draw(legal_hands(table))

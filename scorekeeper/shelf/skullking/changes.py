@@ -142,7 +142,7 @@ def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | 
         raise deny()
     record = _hand(game, number)
     table = reading.table_of(game)
-    cap = rules.max_cards(table.ruleset, len(table.players))
+    cap = rules.max_cards(table)
     if not record.phase.is_secret:
         return refused(Problem(N_("The cards can only change before the bids are revealed."), hand=number))
     if cards is None or not 1 <= cards <= cap:

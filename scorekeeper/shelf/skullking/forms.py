@@ -10,8 +10,10 @@ from ...forms import MOST_NAMES_READ, Parsed, whole_number
 from . import rules
 from .rules import N_, Entry, Hand, Options, Table
 
-MAX_SEATS = 8
-CAPTURE_TOGGLES = (rules.SKULL_KING_BY_MERMAID, rules.BLACK_FOURTEEN)
+MAX_SEATS = 9
+CAPTURE_TOGGLES = (rules.SKULL_KING_BY_MERMAID, rules.BLACK_FOURTEEN, rules.FIRST_MATE_TAKEN)
+# The Expansion Pack's bonuses few hands see: behind the phone's "More", as Harry, the wager and Loot are.
+RARE_CAPTURES = (rules.FIRST_MATE_TAKEN, rules.DAVY_JONES_MONSTERS)
 
 
 @dataclass
@@ -48,6 +50,7 @@ def parse_new_game(form: MultiDict) -> NewGame:
             rounds=rounds,
             advanced_cards=form.get("advanced_cards") == "on",
             rascal_wagers=form.get("rascal_wagers") == "on",
+            expansion=form.get("expansion") == "on",
         )
     # Seats keep the order typed (the pad's columns read that way); the first dealer is marked, not moved.
     table = Table(ruleset, tuple(names), options, result.first_dealer)

@@ -20,7 +20,7 @@ FORMAT = "skull-king-pad"
 VERSION = 1
 
 TOP_KEYS = ("format", "version", "ruleset", "options", "players", "first_dealer", "hands", "totals")
-OPTION_KEYS = ("scoring", "cannonball", "rounds", "advanced_cards", "rascal_wagers")
+OPTION_KEYS = ("scoring", "cannonball", "rounds", "advanced_cards", "rascal_wagers", "expansion")
 HAND_KEYS = ("cards", "lost_tricks", "entries")
 ENTRY_KEYS = ("player", "bid", "tricks", "bonuses", "loot_with", "wager", "shot",
               "bid_changed_from", "points")
@@ -103,7 +103,7 @@ class _PadReader(Reader):
                          value=shown(raw["scoring"]))
                 ok = False
             values["scoring"] = raw["scoring"]
-        for key in ("cannonball", "advanced_cards", "rascal_wagers"):
+        for key in ("cannonball", "advanced_cards", "rascal_wagers", "expansion"):
             if key in raw:
                 if not isinstance(raw[key], bool):
                     self.add(N_("options: “%(key)s” must be true or false, not %(value)s."),
@@ -223,7 +223,10 @@ class _PadReader(Reader):
             return None
         bonuses = {}
         for key, value in raw.items():
-            if key not in table.spec.bonus_values:
+            if key in rules.EXPANSION_BONUSES and not table.expansion:
+                self.add(N_("%(names)s: “%(kind)s” is a bonus of the Expansion Pack, which this game does not use."),
+                         number, who, kind=key)
+            elif key not in table.spec.bonus_values:
                 self.add(N_("%(names)s: “%(key)s” is not a bonus of the %(ruleset)s rules."),
                          number, who, key=key, ruleset=table.ruleset)
             elif not is_whole(value):
@@ -348,11 +351,17 @@ def write_pad(table: Table, hands: list[Hand]) -> dict[str, Any]:
 
 CSV_BONUSES = (rules.PIRATES_BY_SKULL_KING, rules.SKULL_KING_BY_MERMAID, rules.MERMAIDS_BY_PIRATE,
                rules.STANDARD_FOURTEENS, rules.BLACK_FOURTEEN)
+# The Expansion Pack's columns follow the base game's, in a game with it only: a pad without it keeps its bytes.
+CSV_EXPANSION_BONUSES = (rules.EXPANSION_EIGHTS, rules.EXPANSION_SEVENS, rules.FIRST_MATE_TAKEN,
+                         rules.DAVY_JONES_MONSTERS)
+
+
 def write_csv(doc: Mapping[str, Any]) -> str:
     """A written pad as CSV: one row per hand and player, with points and running total."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["hand", "cards", "dealer", "player", "bid", "tricks", *CSV_BONUSES,
+    columns = CSV_BONUSES + (CSV_EXPANSION_BONUSES if doc.get("options", {}).get("expansion") else ())
+    writer.writerow(["hand", "cards", "dealer", "player", "bid", "tricks", *columns,
                      "loot_with", "wager", "shot", "bid_changed_from", "points", "total"])
     players = doc["players"]
     first = players.index(doc["first_dealer"]) if "first_dealer" in doc else 0
@@ -366,7 +375,7 @@ def write_csv(doc: Mapping[str, Any]) -> str:
             bonuses = entry.get("bonuses", {})
             row = [
                 number, hand["cards"], dealer, entry["player"], entry["bid"], entry.get("tricks", ""),
-                *(bonuses.get(k, 0) for k in CSV_BONUSES),
+                *(bonuses.get(k, 0) for k in columns),
                 " ".join(entry.get("loot_with", [])), entry.get("wager", ""), entry.get("shot", ""),
                 entry.get("bid_changed_from", ""),
                 "" if points is None else points, "" if points is None else totals[entry["player"]],

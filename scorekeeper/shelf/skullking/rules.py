@@ -42,6 +42,19 @@ SKULL_KING_BY_MERMAID = "skull_king_by_mermaid"
 MERMAIDS_BY_PIRATE = "mermaids_by_pirate"
 STANDARD_FOURTEENS = "standard_fourteens"
 BLACK_FOURTEEN = "black_fourteen"
+# The 2025 Expansion Pack's bonuses (docs/rules.md): the compass 8s and 7s taken, First Mate Con taken by the Skull
+# King or a Mermaid, and the sea monsters the player's Davy Jones' Locker destroyed (no trick needed for those).
+EXPANSION_EIGHTS = "expansion_eights"
+EXPANSION_SEVENS = "expansion_sevens"
+FIRST_MATE_TAKEN = "first_mate_taken"
+DAVY_JONES_MONSTERS = "davy_jones_monsters"
+EXPANSION_BONUSES = {EXPANSION_EIGHTS: 5, EXPANSION_SEVENS: -5, FIRST_MATE_TAKEN: 30, DAVY_JONES_MONSTERS: 20}
+# Four of each compass card; one Con; the Stingray, and the Kraken and the White Whale with the advanced cards.
+EXPANSION_LIMITS = {EXPANSION_EIGHTS: 4, EXPANSION_SEVENS: 4, FIRST_MATE_TAKEN: 1}
+EXPANSION_CARDS = 19
+# With two players the four 0/14s, the Wild 15 and Walk the Plank stay in the box.
+EXPANSION_LEFT_OUT_FOR_TWO = 6
+ADVANCED_CARDS = 4  # Loot ×2, Kraken, White Whale: they enlarge the deck only with the expansion (see max_cards)
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,12 @@ SPECS: dict[str, RulesetSpec] = {
     ),
 }
 
+# Modern with the Expansion Pack: nine players, a sixth named Pirate (Mary Thorne), its own bonuses.
+EXPANSION_SPEC = RulesetSpec(
+    "modern", 2, 9, 70 + EXPANSION_CARDS, pirates=7, mermaids=2,
+    bonus_values={**SPECS["modern"].bonus_values, **EXPANSION_BONUSES},
+)
+
 LOOT_BONUS = 20
 
 # The tricks won of a whole hand do not add up: named, so screens can tell "tricks missing" from a clash.
@@ -118,18 +137,23 @@ class Options:
     rounds: str | tuple[int, ...] = "standard"
     advanced_cards: bool = False
     rascal_wagers: bool = False
+    expansion: bool = False
 
     def to_document(self, ruleset: str) -> dict[str, Any]:
-        """The options as the pad file (and the database) write them: all of them, so nothing is implied."""
+        """The options as the pad file (and the database) write them: all of them, so nothing is implied; the
+        Expansion Pack only when it is in, so that a game without it writes the same bytes as before it existed."""
         if ruleset != "modern":
             return {"scoring": self.scoring}
-        return {
+        written: dict[str, Any] = {
             "scoring": self.scoring,
             "cannonball": self.cannonball,
             "rounds": list(self.rounds) if isinstance(self.rounds, tuple) else self.rounds,
             "advanced_cards": self.advanced_cards,
             "rascal_wagers": self.rascal_wagers,
         }
+        if self.expansion:
+            written["expansion"] = True
+        return written
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> Options:
@@ -151,7 +175,13 @@ class Table:
 
     @property
     def spec(self) -> RulesetSpec:
-        return SPECS[self.ruleset]
+        """The ruleset's deck and bonuses, the Expansion Pack's added when it is in."""
+        return EXPANSION_SPEC if self.expansion else SPECS[self.ruleset]
+
+    @property
+    def expansion(self) -> bool:
+        """Whether the 2025 Expansion Pack is in (an option of the modern rules only)."""
+        return self.ruleset == "modern" and self.options.expansion
 
 
 @dataclass(frozen=True)
@@ -190,16 +220,26 @@ class Hand:
 # --- cards per hand ---------------------------------------------------------------
 
 
-def max_cards(ruleset: str, player_count: int) -> int:
+def deck_size(table: Table) -> int:
+    """The cards in play: the ruleset's deck; with the Expansion Pack its 19 cards (6 fewer for two players) and,
+    then only, the advanced cards too (without it the 70-card rule stands, so games made before keep their deal)."""
+    size = table.spec.deck_size
+    if table.expansion:
+        size += ADVANCED_CARDS if table.options.advanced_cards else 0
+        size -= EXPANSION_LEFT_OUT_FOR_TWO if len(table.players) == 2 else 0
+    return size
+
+
+def max_cards(table: Table) -> int:
     """Most cards each player can be dealt: the deck shared out evenly."""
-    return SPECS[ruleset].deck_size // max(player_count, 1)
+    return deck_size(table) // max(len(table.players), 1)
 
 
 def cards_per_hand(table: Table) -> tuple[int, ...]:
     """Cards dealt in each hand of the game, before any host override."""
     rounds = table.options.rounds
     planned = rounds if isinstance(rounds, tuple) else ROUND_STRUCTURES[rounds]
-    cap = max_cards(table.ruleset, len(table.players))
+    cap = max_cards(table)
     return tuple(min(n, cap) for n in planned)
 
 
@@ -216,16 +256,18 @@ def leader_index(table: Table, hand_number: int) -> int:
 # --- scoring ------------------------------------------------------------------------
 
 
-def capture_bonus(table: Table, entry: Entry) -> int:
-    """Points the entry's captured cards are worth if the bid is made."""
+def capture_bonus(table: Table, entry: Entry, kinds: Iterable[str] | None = None) -> int:
+    """Points the entry's captured cards (of `kinds`, else all) are worth if the bid is made."""
     values = table.spec.bonus_values
-    return sum(values.get(kind, 0) * count for kind, count in entry.bonuses.items())
+    return sum(values.get(kind, 0) * count for kind, count in entry.bonuses.items()
+               if kinds is None or kind in kinds)
 
 
 def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[int, int]:
     """(points for the bid, bonus points earned) before Loot and wagers."""
     bid, tricks = entry.bid or 0, entry.tricks or 0
     bonus = capture_bonus(table, entry)
+    expansion_bonus = capture_bonus(table, entry, EXPANSION_BONUSES)
     if table.ruleset == "modern" and table.options.scoring == "rascal":
         stake = 10 * cards
         if entry.shot == "cannonball":
@@ -234,8 +276,9 @@ def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[i
         if miss == 0:
             return stake, bonus
         if miss == 1:
-            # Stake and bonuses are multiples of 10, so halving each is exact.
-            return stake // 2, bonus // 2
+            # Stake and the base game's bonuses are multiples of 10, so halving each is exact; the Expansion Pack's
+            # keep their exact-bid condition, as Loot and the wager do, and are dropped (our reading: docs/rules.md).
+            return stake // 2, (bonus - expansion_bonus) // 2
         return 0, 0
     if bid == 0:
         return (10 * cards, bonus) if made else (-10 * cards, 0)
@@ -333,7 +376,9 @@ def validate_table(table: Table) -> list[Problem]:
         problems.append(Problem(
             N_("%(names)s: each player needs a different name."), players=tuple(repeated)))
     options = table.options
-    if table.ruleset != "modern" and options != Options(rounds=options.rounds):
+    if table.ruleset != "modern" and options.expansion:
+        problems.append(Problem(N_("The Expansion Pack is an option of the modern rules only.")))
+    if table.ruleset != "modern" and options != Options(rounds=options.rounds, expansion=options.expansion):
         problems.append(Problem(
             N_("Rascal's scoring, cannonball, advanced cards and wagers are options of the modern rules only.")))
     if table.ruleset != "modern" and options.rounds != "standard":
@@ -344,7 +389,7 @@ def validate_table(table: Table) -> list[Problem]:
     if options.cannonball and options.scoring != "rascal":
         problems.append(Problem(N_("Cannonball goes with Rascal's scoring only.")))
     if isinstance(options.rounds, tuple):
-        cap = max_cards(table.ruleset, count) if count else 0
+        cap = max_cards(table) if count else 0
         if not options.rounds:
             problems.append(Problem(N_("A game needs at least one hand.")))
         if len(options.rounds) > MAX_CUSTOM_HANDS:
@@ -365,9 +410,10 @@ def _cards_problem(number: int, cards: int, count: int, cap: int) -> Problem:
 
 
 def lost_tricks_allowed(table: Table) -> bool:
-    """Whether a hand may have tricks nobody won (Kraken, White Whale, the ghost)."""
+    """Whether a hand may have tricks nobody won (Kraken, White Whale, the ghost; with the Expansion Pack a Stingray
+    trick of specials only, or a trick of cards that cannot win)."""
     modern_advanced = table.ruleset == "modern" and table.options.advanced_cards
-    return modern_advanced or len(table.players) == 2
+    return modern_advanced or table.expansion or len(table.players) == 2
 
 
 def validate_hand(table: Table, number: int, hand: Hand, in_play: bool = False) -> list[Problem]:
@@ -403,12 +449,13 @@ class _HandChecker:
         self.check_captures()
         self.check_skull_king()
         self.check_deck_limits()
+        self.check_expansion()
         self.check_loot()
         self.check_pirate_abilities()
 
     def check_cards(self) -> None:
         count = len(self.table.players)
-        cap = max_cards(self.table.ruleset, count)
+        cap = max_cards(self.table)
         if not 1 <= self.hand.cards <= cap:
             self.problems.append(_cards_problem(self.number, self.hand.cards, count, cap))
         lost = self.hand.lost_tricks
@@ -442,7 +489,10 @@ class _HandChecker:
         if entry.bid is None:
             self.add(N_("%(names)s has no bid."), [who])
         for kind, value in entry.bonuses.items():
-            if kind not in self.spec.bonus_values:
+            if kind in EXPANSION_BONUSES and not self.table.expansion:
+                self.add(N_("%(names)s: “%(kind)s” is a bonus of the Expansion Pack, which this game does not use."),
+                         [who], kind=kind)
+            elif kind not in self.spec.bonus_values:
                 self.add(N_("%(names)s: “%(kind)s” is not a bonus of the %(ruleset)s rules."),
                          [who], kind=kind, ruleset=self.table.ruleset)
             elif value < 0:
@@ -469,15 +519,18 @@ class _HandChecker:
                      who, total=total, breakdown=breakdown, target=target)
 
     def captured(self, entry: Entry) -> int:
-        return sum(max(v, 0) for k, v in entry.bonuses.items() if k in self.spec.bonus_values)
+        """The cards `entry` took in its tricks (the monsters its Davy Jones destroyed need no trick)."""
+        return sum(max(v, 0) for k, v in entry.bonuses.items()
+                   if k in self.spec.bonus_values and k != DAVY_JONES_MONSTERS)
 
     def check_captures(self) -> None:
         no_tricks = [e.player for e in self.entries if self.captured(e) and not e.tricks]
         if no_tricks:
             self.add(N_("%(names)s won no tricks, so cannot have captured any cards."), no_tricks)
-        players = len(self.table.players)
+        # The Last Volley puts one card more into one trick of the hand.
+        players, volley = len(self.table.players), 1 if self.table.expansion else 0
         for entry in self.entries:
-            held = (entry.tricks or 0) * players
+            held = (entry.tricks or 0) * players + volley
             if entry.tricks and self.captured(entry) > held:
                 self.add(N_("%(names)s claims %(claimed)d captured cards, but only %(held)d "
                             "cards were played into the tricks %(names)s won."),
@@ -527,6 +580,25 @@ class _HandChecker:
                             N_("%(names)s: %(total)d standard 14s claimed, but there are only %(limit)d."))
             self._over_deck(BLACK_FOURTEEN, 1,
                             N_("%(names)s: the black 14 is claimed %(total)d times, but there is only one."))
+
+    def check_expansion(self) -> None:
+        if not self.table.expansion:
+            return
+        self._over_deck(EXPANSION_EIGHTS, EXPANSION_LIMITS[EXPANSION_EIGHTS],
+                        N_("%(names)s: %(total)d compass 8s taken, but there are only %(limit)d."))
+        self._over_deck(EXPANSION_SEVENS, EXPANSION_LIMITS[EXPANSION_SEVENS],
+                        N_("%(names)s: %(total)d compass 7s taken, but there are only %(limit)d."))
+        self._over_deck(FIRST_MATE_TAKEN, EXPANSION_LIMITS[FIRST_MATE_TAKEN],
+                        N_("%(names)s: First Mate Con is claimed %(total)d times, but there is only one."))
+        lockers = [e for e in self.entries if e.bonuses.get(DAVY_JONES_MONSTERS, 0) > 0]
+        if len(lockers) > 1:
+            self.add(N_("%(names)s each claim Davy Jones' Locker, but there is only one."),
+                     [e.player for e in lockers])
+        monsters = 3 if self.table.options.advanced_cards else 1
+        for entry in lockers:
+            if entry.bonuses[DAVY_JONES_MONSTERS] > monsters:
+                self.add(N_("%(names)s: Davy Jones destroyed %(total)d sea monsters, but the deck holds only "
+                            "%(limit)d."), [entry.player], total=entry.bonuses[DAVY_JONES_MONSTERS], limit=monsters)
 
     def check_loot(self) -> None:
         with_loot = [e for e in self.entries if e.loot_with]

@@ -124,7 +124,7 @@ def card_context(state: games.GameState, record: HandState, seen_by: Actor,
         "table": table,
         "record": record,
         "hand": hand,
-        "max_cards": rules.max_cards(table.ruleset, len(table.players)),
+        "max_cards": rules.max_cards(table),
         "problems": [say(p) for p in problems],
         "player_problems": problems_by_player(problems, len(table.players)),
         "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
@@ -153,7 +153,9 @@ def bonus_max(table: rules.Table) -> dict[str, int]:
     in_trick = len(table.players) - 1
     return {rules.PIRATES_BY_SKULL_KING: min(table.spec.pirates, in_trick),
             rules.MERMAIDS_BY_PIRATE: table.spec.mermaids,
-            rules.STANDARD_FOURTEENS: 3}
+            rules.STANDARD_FOURTEENS: 3,
+            **rules.EXPANSION_LIMITS,
+            rules.DAVY_JONES_MONSTERS: 3 if table.options.advanced_cards else 1}
 
 
 def card_key(state: games.GameState, seen_by: Actor) -> str:

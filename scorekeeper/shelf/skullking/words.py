@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from ...views.labels import join_names
 from . import rules, tricks
-from .forms import CAPTURE_TOGGLES, MAX_SEATS
+from .forms import CAPTURE_TOGGLES, MAX_SEATS, RARE_CAPTURES
 from .storage import Phase
 
 
@@ -57,8 +57,17 @@ def capture_label(kind: str) -> str:
         rules.MERMAIDS_BY_PIRATE: gettext("Mermaids taken by a Pirate"),
         rules.STANDARD_FOURTEENS: gettext("Yellow, purple or green 14s"),
         rules.BLACK_FOURTEEN: gettext("Black 14"),
+        rules.EXPANSION_EIGHTS: gettext("Compass 8s"),
+        rules.EXPANSION_SEVENS: gettext("Compass 7s"),
+        rules.FIRST_MATE_TAKEN: gettext("First Mate Con taken by your Skull King or Mermaid"),
+        rules.DAVY_JONES_MONSTERS: gettext("Sea monsters your Davy Jones destroyed"),
     }
     return labels[kind]
+
+
+def signed(points: int) -> str:
+    """A bonus's points with their sign, as a card prints them: "+30", "−5"."""
+    return f"+{points}" if points >= 0 else f"−{-points}"
 
 
 def shot_label(shot: str) -> str:
@@ -108,6 +117,8 @@ def init_app(app: Flask) -> None:
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,
         CAPTURE_TOGGLES=CAPTURE_TOGGLES,
+        RARE_CAPTURES=RARE_CAPTURES,
+        signed=signed,
         WAGERS=rules.WAGERS,
         SHOTS=rules.SHOTS,
     )

@@ -1,0 +1,81 @@
+"""The 2025 Expansion Pack on the table: a nine-player game made on the form, the host entering its bonuses for
+players without a phone, the pad and CSV, and a phone's result card with its faces."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.strategies import NAMES
+from tests.test_views import bid_all, results, text
+
+
+def expansion_game(client: FlaskClient, **options: str) -> str:
+    """A nine-player modern game with the Expansion Pack, made on the new-game form; its URL."""
+    created = client.post("/games/new", data={"ruleset": "modern", "player": list(NAMES), "expansion": "on",
+                                              **options})
+    assert created.status_code == 303, text(created)
+    return created.headers["Location"]
+
+
+def test_the_form_offers_the_expansion_and_a_ninth_seat(client: FlaskClient) -> None:
+    page = text(client.get("/games/new"))
+    assert 'name="expansion"' in page and 'id="player-8"' in page
+    refused = client.post("/games/new", data={"ruleset": "modern", "player": list(NAMES)})
+    assert refused.status_code == 422
+    assert "The modern rules are for 2 to 8 players, not 9." in text(refused)
+
+
+def test_the_host_enters_the_expansion_bonuses_and_the_pad_scores_them(client: FlaskClient) -> None:
+    url = expansion_game(client)
+    bid_all(client, url, 1, [1] + [0] * 8)
+    # Anne won the one trick with her Skull King: a compass 8 and Con in it; Ben's Davy Jones destroyed the Stingray.
+    data = results([1] + [0] * 8, **{"expansion_eights-0": "1", "first_mate_taken-0": "on",
+                                     "davy_jones_monsters-1": "1"})
+    assert client.post(f"{url}/hands/1", data=data).status_code == 303
+    pad = json.loads(client.get(f"{url}/pad.json").data)
+    assert pad["options"]["expansion"] is True and len(pad["players"]) == 9
+    anne, ben = pad["hands"][0]["entries"][:2]
+    assert anne["bonuses"] == {"expansion_eights": 1, "first_mate_taken": 1} and anne["points"] == 20 + 5 + 30
+    assert ben["bonuses"] == {"davy_jones_monsters": 1} and ben["points"] == 10 + 20
+    rows = list(csv.DictReader(io.StringIO(text(client.get(f"{url}/pad.csv")))))
+    assert rows[0]["first_mate_taken"] == "1" and rows[1]["davy_jones_monsters"] == "1"
+
+
+def test_what_cannot_happen_is_refused_naming_hand_and_player_and_nothing_is_stored(client: FlaskClient,
+                                                                                     app: Flask) -> None:
+    url = expansion_game(client)
+    bid_all(client, url, 1, [1] + [0] * 8)
+    data = results([1] + [0] * 8, **{"expansion_sevens-0": "5", "davy_jones_monsters-1": "2"})
+    response = client.post(f"{url}/hands/1", data=data)
+    assert response.status_code == 422
+    body = text(response)
+    assert "Hand 1, Anne: 5 compass 7s taken, but there are only 4." in body
+    assert "Hand 1, Ben: Davy Jones destroyed 2 sea monsters, but the deck holds only 1." in body
+    assert json.loads(client.get(f"{url}/pad.json").data)["hands"][0]["entries"][0].get("tricks") is None
+
+
+def test_a_phone_s_card_counts_the_compass_cards_and_keeps_con_and_davy_jones_behind_more(app: Flask) -> None:
+    host, anne = app.test_client(), app.test_client()
+    url = expansion_game(host, advanced_cards="on")
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    # Anne bids on her phone; the host bids for the eight without one.
+    assert anne.post(f"{url}/hands/1/bid", data={"bid": 0}).status_code == 303
+    for seat in range(1, 9):
+        assert host.post(f"{url}/hands/1/bid", data={"seat": seat, "bid": 0}).status_code == 303
+    card = text(anne.get(url))
+    faces, _, more = card.partition('<details class="more"')
+    assert 'id="expansion_eights-0"' in faces and 'id="expansion_sevens-0"' in faces
+    assert re.search(r'id="expansion_sevens-0-more".*?−5 each', faces, re.S)
+    assert 'id="first_mate_taken-0"' in more and 'id="davy_jones_monsters-0"' in more
+    # Three monsters with the advanced cards: the Stingray, the Kraken, the White Whale.
+    assert re.search(r'id="davy_jones_monsters-0" min="0" max="3"', more)
+    # A made zero bid earns Davy Jones' +20s: one tap on the card, kept as a draft, scored at Done.
+    draft = anne.post(f"{url}/hands/1", data={"tricks-0": "0", "davy_jones_monsters-0": "2", "intent": "draft"},
+                      headers={"HX-Request": "true"})
+    assert draft.status_code == 200, text(draft)
