@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.strategies import NAMES
+from tests.test_judge_views import entries
 from tests.test_views import bid_all, results, text
 
 
@@ -79,3 +80,17 @@ def test_a_phone_s_card_counts_the_compass_cards_and_keeps_con_and_davy_jones_be
     draft = anne.post(f"{url}/hands/1", data={"tricks-0": "0", "davy_jones_monsters-0": "2", "intent": "draft"},
                       headers={"HX-Request": "true"})
     assert draft.status_code == 200, text(draft)
+
+
+def test_a_claimed_trick_gives_the_winner_its_captures_and_davy_jones_player_the_monsters(client: FlaskClient,
+                                                                                          app: Flask) -> None:
+    url = expansion_game(client, advanced_cards="on")
+    bid_all(client, url, 1, [0] * 9)
+    # Hand 1 (one card each), Ben leads: Ben the Kraken, Cara a compass 8, Dan Davy Jones, Eve yellow 9, the rest
+    # Escapes. Davy Jones destroys the Kraken: Eve wins with the 8 in her trick, Dan destroyed one monster.
+    cards = "kraken, yellow 8c, davy jones, yellow 9, " + ", ".join(["escape"] * 5)
+    claimed = client.post(f"{url}/hands/1/trick", data={"lead": "1", "cards": cards})
+    assert claimed.status_code == 303, text(claimed)
+    found = entries(app, url)
+    assert found[4][:2] == (1, {"expansion_eights": 1})
+    assert found[3][:2] == (None, {"davy_jones_monsters": 1})

@@ -299,13 +299,14 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     table = reading.table_of(game)
     count = len(table.players)
     try:
-        played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards)
+        played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards,
+                                    expansion=table.expansion)
     except tricks.TrickError as error:
         return refused(replace(error.problem, hand=number))
-    judgement = tricks.judge(table.ruleset, played, count)
+    judgement = tricks.judge(table.ruleset, played, count, table.expansion)
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
         return refused(Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
-    earlier = [tricks.parse_trick(table.ruleset, trick) for trick in record.claimed]
+    earlier = [tricks.parse_trick(table.ruleset, trick, expansion=table.expansion) for trick in record.claimed]
     twice = tricks.claimed_already(table.ruleset, earlier, played)
     if twice is not None:
         return refused(replace(twice, hand=number))
@@ -321,6 +322,14 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     claimed = replace(mine, tricks=(mine.tricks or 0) + 1, bonuses=bonuses,
                       loot_with=tuple(dict.fromkeys([*mine.loot_with, *partners])))
     hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
+    if judgement.davy_jones is not None and judgement.davy_jones[1]:
+        # The monsters Davy Jones destroyed score for its player, whoever won the trick.
+        locker_seat, monsters = (lead + judgement.davy_jones[0]) % count, judgement.davy_jones[1]
+        locker = hand.entries[locker_seat]
+        destroyed = locker.bonuses.get(rules.DAVY_JONES_MONSTERS, 0) + monsters
+        more = {**locker.bonuses, rules.DAVY_JONES_MONSTERS: destroyed}
+        hand = replace(hand, entries=tuple(replace(e, bonuses=more) if i == locker_seat else e
+                                           for i, e in enumerate(hand.entries)))
     problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
     if problems:
         return refused(*problems)

@@ -62,7 +62,8 @@ def judge_trick(public_id: str):
         rules.leader_index(table, record.number)
     problems = []
     try:
-        cards = tricks.parse_trick(table.ruleset, request.args.get("cards", "")[:400], advanced)[:count]
+        cards = tricks.parse_trick(table.ruleset, request.args.get("cards", "")[:400], advanced,
+                                   table.expansion)[:count]
     except tricks.TrickError as error:
         cards, problems = (), [say(error.problem)]
     suit = request.args.get("suit")
@@ -75,12 +76,12 @@ def judge_trick(public_id: str):
     def choice(card: tricks.Card, css: str) -> Choice:
         text = str(card.number) if card.kind == tricks.SUIT else ""
         try:
-            tricks.check_trick(table.ruleset, (*cards, card))
+            tricks.check_trick(table.ruleset, (*cards, card), table.expansion)
         except tricks.TrickError:
             return Choice(card_label(card), css, None, text=text)
         return Choice(card_label(card), css, link((*cards, card)), text=text)
 
-    judgement = tricks.judge(table.ruleset, cards, count) if cards else None
+    judgement = tricks.judge(table.ruleset, cards, count, table.expansion) if cards else None
     seat_of = [table.players[(lead_seat + i) % count] for i in range(count)]
     me = visitor(game)
     complete = len(cards) == count
