@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.strategies import NAMES
-from tests.test_judge_views import entries
+from tests.test_judge_views import entries, judged, seen
 from tests.test_views import bid_all, results, text
 
 
@@ -94,3 +94,15 @@ def test_a_claimed_trick_gives_the_winner_its_captures_and_davy_jones_player_the
     found = entries(app, url)
     assert found[4][:2] == (1, {"expansion_eights": 1})
     assert found[3][:2] == (None, {"davy_jones_monsters": 1})
+
+
+def test_the_judge_s_page_names_the_expansion_s_cards_and_the_winner(client: FlaskClient) -> None:
+    url = expansion_game(client, advanced_cards="on")
+    bid_all(client, url, 1, [0] * 9)
+    cards = "kraken, yellow 8c, davy jones, wild 15, " + ", ".join(["escape"] * 5)
+    page = seen(client, judged(url, 1, cards))
+    assert "Eve wins the trick with Wild 15." in page
+    assert "Yellow 8 with compass" in page and "Davy Jones' Locker" in page
+    assert "Compass 8s" in page and "+5" in page
+    refused = seen(client, judged(url, 1, "wild 15, yellow 3"))
+    assert "The Wild 15 sets the suit here: name its colour" in refused

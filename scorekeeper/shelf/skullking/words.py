@@ -87,13 +87,21 @@ def suit_label(suit: str) -> str:
 
 def card_label(card: tricks.Card) -> str:
     """One card of a trick in words: "Yellow 14", "Skull King", "Tigress as Escape"."""
+    if card.kind == tricks.SUIT and card.mark == tricks.WILD:
+        return gettext("Wild 15 as %(suit)s", suit=suit_label(card.suit)) if card.suit else gettext("Wild 15")
+    if card.kind == tricks.SUIT and card.mark == tricks.ZERO_OR_FOURTEEN:
+        return gettext("%(suit)s 0/14 as %(number)d", suit=suit_label(card.suit or ""), number=card.number or 0)
+    if card.kind == tricks.SUIT and card.mark == tricks.COMPASS:
+        return gettext("%(suit)s %(number)d with compass", suit=suit_label(card.suit or ""), number=card.number or 0)
     if card.kind == tricks.SUIT:
         return gettext("%(suit)s %(number)d", suit=suit_label(card.suit or ""), number=card.number or 0)
     names = {
         tricks.ESCAPE: gettext("Escape"), tricks.PIRATE: gettext("Pirate"), tricks.MERMAID: gettext("Mermaid"),
         tricks.SKULL_KING: gettext("Skull King"), tricks.LOOT: gettext("Loot"), tricks.KRAKEN: gettext("Kraken"),
         tricks.WHITE_WHALE: gettext("White Whale"), "flag": gettext("Flag"), "scary mary": gettext("Scary Mary"),
-        "tigress": gettext("Tigress"),
+        "tigress": gettext("Tigress"), tricks.FIRST_MATE: gettext("First Mate Con"),
+        tricks.PLANK: gettext("Walk the Plank"), tricks.STINGRAY: gettext("Spotted Stingray"),
+        tricks.VOLLEY: gettext("Last Volley"), tricks.DAVY_JONES: gettext("Davy Jones' Locker"),
     }
     if card.name in tricks.EITHER_WAY:
         played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
