@@ -1,0 +1,98 @@
+"""The 2025 Expansion Pack at a table of nine: every player bids and enters their result on their own phone, the
+host's laptop shows the same pad, every screen's totals equal the rules, and the exported pad scores to itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper.shelf import score_any
+from scorekeeper.shelf.skullking import rules
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
+from tests.browser import join_phones, screenshot
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo", "Ida")
+# What each player bids, takes and captures, hand by hand (hand n deals n cards). Hand 1: Anne's one trick holds a
+# compass 8; Ben bid 0 and his Davy Jones destroyed the Stingray. Hand 2: Cara's Skull King took Con, a compass 7
+# in her tricks; Dan missed his bid by one.
+PLAN: list[dict[str, tuple[int, int, dict[str, int]]]] = [
+    {"Anne": (1, 1, {"expansion_eights": 1}), "Ben": (0, 0, {"davy_jones_monsters": 1})},
+    {"Cara": (2, 2, {"expansion_sevens": 1, "first_mate_taken": 1}), "Dan": (1, 0, {})},
+]
+TABLE = Table("modern", NAMES, Options(expansion=True))
+
+
+def planned(number: int, name: str) -> tuple[int, int, dict[str, int]]:
+    """A player's bid, tricks and captures in hand `number` (those not named bid 0 and take nothing)."""
+    return PLAN[number - 1].get(name, (0, 0, {}))
+
+
+def expected_totals() -> dict[str, int]:
+    totals = dict.fromkeys(NAMES, 0)
+    for number in range(1, len(PLAN) + 1):
+        hand = Hand(number, tuple(Entry(name, *planned(number, name)) for name in NAMES))
+        assert rules.validate_hand(TABLE, number, hand) == []
+        for name, points in rules.score_hand(TABLE, hand).items():
+            totals[name] += points
+    return totals
+
+
+def test_nine_phones_play_an_expansion_game_and_every_screen_agrees(browser, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB").new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(NAMES):
+        host.fill(f"#player-{seat}", name)
+    host.check("input[name=expansion]")
+    host.locator("form button.primary[type=submit]").last.click()
+    join_url = host.locator(".join-link a").get_attribute("href")
+    phones = join_phones(browser, live_server + join_url if join_url.startswith("/") else join_url, NAMES)
+    # The smallest phone and a common one, for the result card's pictures.
+    phones["Anne"].set_viewport_size({"width": 320, "height": 640})
+    for page in phones.values():
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    for number in range(1, len(PLAN) + 1):
+        for name, page in phones.items():
+            bid = planned(number, name)[0]
+            page.locator(f"#card form.numpad.mine button[value='{bid}']").click()
+        for seat, (name, page) in enumerate(phones.items()):
+            _, tricks, captures = planned(number, name)
+            expect(page.locator("#card .done-button")).to_be_visible()
+            page.locator(f"#card .tricks-pad label:has(input[value='{tricks}'])").click()
+            expect(page.locator(f"#tricks-{seat}-{tricks}")).to_be_checked()
+            for kind, count in captures.items():
+                if kind in ("first_mate_taken", "davy_jones_monsters"):
+                    more = page.locator(f"#more-{seat}")
+                    if more.get_attribute("open") is None:
+                        more.locator("summary").click()
+                if kind == "first_mate_taken":
+                    page.locator(f"#{kind}-{seat}").check()
+                else:
+                    for _ in range(count):
+                        page.locator(f"#{kind}-{seat}-more").click()
+                expect(page.locator(f"#{kind}-{seat}")).to_have_value("on" if kind == "first_mate_taken"
+                                                                      else str(count))
+            if number == 1 and name in ("Anne", "Ben"):
+                screenshot(page, f"93-expansion-result-{page.viewport_size['width']}")
+            page.locator("#card .done-button").click()
+        expect(host.locator("h1")).to_contain_text(f"Hand {number + 1} of 10")
+
+    totals = expected_totals()
+    for page in [host, *phones.values()]:
+        for name, total in totals.items():
+            row = page.locator(".leaderboard tbody tr", has_text=name).first
+            expect(row.locator(".total")).to_have_text(str(total).replace("-", "−"))
+    screenshot(host, "93-expansion-host-1280")
+    pad = host.request.get(host.url.split("?")[0] + "/pad.json").json()
+    assert pad["options"]["expansion"] is True
+    assert score_any(json.dumps(pad)) == pad
+    assert pad["totals"] == totals
+    assert errors == []
