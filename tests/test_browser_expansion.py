@@ -10,7 +10,7 @@ import pytest
 from scorekeeper.shelf import score_any
 from scorekeeper.shelf.skullking import rules
 from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
-from tests.browser import join_phones, screenshot
+from tests.browser import host_bids, join_phones, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -95,4 +95,54 @@ def test_nine_phones_play_an_expansion_game_and_every_screen_agrees(browser, liv
     assert pad["options"]["expansion"] is True
     assert score_any(json.dumps(pad)) == pad
     assert pad["totals"] == totals
+    assert errors == []
+
+
+def judge_by_keyboard(page, keys: list[str]) -> None:
+    """Each entry: the letters or digits that find a key of the judge's keypad, then Enter on it."""
+    from playwright.sync_api import expect
+
+    for typed in keys:
+        # After each key the page puts the focus on the keypad again (the first suit, or the first number).
+        expect(page.locator("[data-keypad] .key:focus")).to_have_count(1)
+        before = page.url
+        page.keyboard.type(typed)
+        page.keyboard.press("Enter")
+        page.wait_for_function("before => location.href !== before", arg=before)
+
+
+def test_the_judge_by_keyboard_on_a_phone_for_a_last_volley_and_a_walk_the_plank_trick(browser,
+                                                                                        live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB").new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.goto(live_server + "/games/new")
+    host.check("#ruleset-modern")
+    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+        host.fill(f"#player-{seat}", name)
+    host.check("input[name=expansion]")
+    host.locator("form button.primary[type=submit]").last.click()
+    host_bids(host, {0: 1, 1: 0, 2: 0})
+    expect(host.locator("form.results")).to_be_visible()
+    judge = host.locator(".judge-link a").first.get_attribute("href")
+
+    # Ben leads (Anne dealt): Ben yellow 6, Cara the Last Volley, Anne yellow 9; then Cara's second card, yellow 12.
+    host.goto(live_server + judge if judge.startswith("/") else judge)
+    host.locator(".suit-keys a").first.focus()
+    judge_by_keyboard(host, ["y", "6", "la", "y", "9"])
+    expect(host.get_by_role("heading", name="Last Volley: Cara's second card")).to_be_visible()
+    judge_by_keyboard(host, ["y", "12"])
+    expect(host.locator("#verdict")).to_contain_text("Cara wins the trick")
+    screenshot(host, "94-judge-last-volley-390")
+
+    # The next trick from the start: Ben a Pirate, Cara Mary Thorne, Anne Walk the Plank; Anne makes Mary walk.
+    host.goto(live_server + judge if judge.startswith("/") else judge)
+    host.locator(".suit-keys a").first.focus()
+    judge_by_keyboard(host, ["pi", "ma", "wa"])
+    expect(host.get_by_role("heading", name="Walk the Plank: which Pirate walks?")).to_be_visible()
+    judge_by_keyboard(host, ["ma"])
+    expect(host.locator("#verdict")).to_contain_text("Ben wins the trick with Pirate.")
+    screenshot(host, "94-judge-walk-the-plank-390")
     assert errors == []

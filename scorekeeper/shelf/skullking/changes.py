@@ -335,7 +335,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
         return refused(*problems)
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
-    written = ", ".join(card.written() for card in played)
+    written = tricks.written_trick(played)
     return _written(record, replace(after, claimed=(*record.claimed, written)), "result")
 
 

@@ -36,14 +36,31 @@ class Choice:
     text: str = ""
 
 
-def specials(ruleset: str, advanced: bool) -> list[str]:
+# What a number key of the expansion shows (its label names the card in full for a screen reader).
+KEY_TEXT = {tricks.COMPASS: "{number}c", tricks.ZERO_OR_FOURTEEN: "0/14→{number}", tricks.WILD: "W15"}
+
+
+def specials(ruleset: str, advanced: bool, expansion: bool = False) -> list[str]:
     """The special cards of a ruleset's keypad, as a trick is written."""
     either = tricks.EITHER[ruleset]
     cards = ["flag" if ruleset == "doubloons" else "escape", "pirate", f"{either} as pirate", f"{either} as escape",
              "mermaid", "skull king"]
     if ruleset == "modern" and advanced:
         cards += ["loot", "kraken", "white whale"]
+    if ruleset == "modern" and expansion:
+        cards += ["mary", "con", "walk the plank", "stingray", "last volley", "davy jones"]
     return cards
+
+
+def expansion_numbers(suit: str, cards: tuple[tricks.Card, ...]) -> list[tricks.Card]:
+    """The expansion's cards of `suit` on the number keys: the compass 7 and 8, the 0/14 either way, and the
+    Wild 15 (not black), coloured only when it sets the suit."""
+    found = [tricks.Card(tricks.SUIT, suit, n, mark=tricks.COMPASS) for n in (7, 8)]
+    found += [tricks.Card(tricks.SUIT, suit, n, mark=tricks.ZERO_OR_FOURTEEN) for n in (0, 14)]
+    if suit in tricks.EXPANSION_COLOURS:
+        sets_the_suit = tricks.suit_led(cards) is None
+        found.append(tricks.Card(tricks.SUIT, suit if sets_the_suit else None, 15, mark=tricks.WILD))
+    return found
 
 
 @bp.get("/games/<public_id>/trick")
@@ -63,28 +80,44 @@ def judge_trick(public_id: str):
     problems = []
     try:
         cards = tricks.parse_trick(table.ruleset, request.args.get("cards", "")[:400], advanced,
-                                   table.expansion)[:count]
+                                   table.expansion, whole=False)[:count]
     except tricks.TrickError as error:
         cards, problems = (), [say(error.problem)]
+    # With the expansion, once everyone has played the Last Volley's player adds a second card.
+    volley = next((i for i, c in enumerate(cards) if c.kind == tricks.VOLLEY and c.second is None), None)
+    volley_turn = volley is not None and len(cards) == count
     suit = request.args.get("suit")
-    suit = suit if suit in deck.suits and len(cards) < count else None
+    suit = suit if suit in deck.suits and (len(cards) < count or volley_turn) else None
 
     def link(played: tuple[tricks.Card, ...], suit: str | None = None) -> str:
-        written = ", ".join(c.written() for c in played)
+        written = tricks.written_trick(played)
         return url_for("skull_king.judge_trick", public_id=public_id, lead=lead_seat, cards=written or None, suit=suit)
 
+    def with_card(card: tricks.Card) -> tuple[tricks.Card, ...]:
+        if volley_turn and volley is not None:
+            return (*cards[:volley], replace(cards[volley], second=card), *cards[volley + 1:])
+        return (*cards, card)
+
     def choice(card: tricks.Card, css: str) -> Choice:
-        text = str(card.number) if card.kind == tricks.SUIT else ""
+        text = KEY_TEXT.get(card.mark, "{number}").format(number=card.number) if card.kind == tricks.SUIT else ""
         try:
-            tricks.check_trick(table.ruleset, (*cards, card), table.expansion)
+            tricks.check_trick(table.ruleset, with_card(card), table.expansion)
         except tricks.TrickError:
             return Choice(card_label(card), css, None, text=text)
-        return Choice(card_label(card), css, link((*cards, card)), text=text)
+        return Choice(card_label(card), css, link(with_card(card)), text=text)
 
     judgement = tricks.judge(table.ruleset, cards, count, table.expansion) if cards else None
     seat_of = [table.players[(lead_seat + i) % count] for i in range(count)]
     me = visitor(game)
-    complete = len(cards) == count
+    plank = next((c for c in cards if c.kind == tricks.PLANK), None)
+    pirates = [i for i, c in enumerate(cards) if c.kind == tricks.PIRATE]
+    # Several Pirates and Walk the Plank: its player says which walks once the trick is whole.
+    walks = [Choice(f"{card_label(cards[i])} ({seat_of[i]})", "face-key",
+                    link(tuple(replace(c, mark=tricks.pirate_name(cards[i])) if c.kind == tricks.PLANK else c
+                               for c in cards)))
+             for i in pirates] if plank is not None and not plank.mark and len(pirates) > 1 and \
+        len(cards) == count and not volley_turn else []
+    complete = len(cards) == count and not volley_turn and not walks
     winner_seat = next_leader = None
     if judgement is not None and complete:
         if judgement.winner is not None:
@@ -98,12 +131,14 @@ def judge_trick(public_id: str):
         "skullking/trick.html", title=gettext("Who wins this trick?"), game=game, record=record, table=table,
         visitor=me, problems=problems, cards=cards, players=seat_of, judgement=judgement,
         complete=complete, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
-        next_leader=next_leader, written=", ".join(c.written() for c in cards), suit=suit,
+        next_leader=next_leader, written=tricks.written_trick(cards), suit=suit, volley_turn=volley_turn,
+        walks=walks, volley_player=seat_of[volley] if volley_turn and volley is not None else None,
         suits=[Choice(suit_label(s), f"suit-{s}", link(cards, suit=s), s == suit) for s in deck.suits],
-        numbers=[choice(tricks.Card(tricks.SUIT, suit, n), f"suit-{suit}") for n in range(deck.low, deck.high + 1)]
-        if suit else [],
-        faces=[choice(tricks.parse_card(table.ruleset, name, advanced), "face-key") for name in
-               specials(table.ruleset, advanced)],
+        numbers=[choice(card, f"suit-{suit}") for card in [
+            *(tricks.Card(tricks.SUIT, suit, n) for n in range(deck.low, deck.high + 1)),
+            *(expansion_numbers(suit, cards) if table.expansion else ())]] if suit else [],
+        faces=[choice(tricks.parse_card(table.ruleset, name, advanced, table.expansion), "face-key") for name in
+               specials(table.ruleset, advanced, table.expansion)],
         undo=link(cards[:-1]) if cards else None, clear=link(()) if cards else None,
         next_trick=url_for("skull_king.judge_trick", public_id=public_id, lead=next_leader)
         if next_leader is not None else None,

@@ -184,9 +184,11 @@ def parse_card(ruleset: str, text: str, advanced: bool = True, expansion: bool =
     raise TrickError(Problem(N_("“%(card)s” is not a card of these rules."), {"card": text.strip()[:40]}))
 
 
-def parse_trick(ruleset: str, text: str, advanced: bool = True, expansion: bool = False) -> tuple[Card, ...]:
+def parse_trick(ruleset: str, text: str, advanced: bool = True, expansion: bool = False,
+                whole: bool = True) -> tuple[Card, ...]:
     """A trick as written, cards separated by commas; TrickError for a card that cannot be. With the expansion the
-    Last Volley's second card comes last, written "then CARD", and goes inside the Volley's card."""
+    Last Volley's second card comes last, written "then CARD", and goes inside the Volley's card; a `whole` trick
+    must say which Pirate walks the plank when there are several (one still being tapped need not yet)."""
     parts = [part for part in text.split(",") if part.strip()]
     then = None
     if expansion and parts and parts[-1].strip().lower().startswith("then "):
@@ -198,7 +200,16 @@ def parse_trick(ruleset: str, text: str, advanced: bool = True, expansion: bool 
             raise TrickError(Problem(N_("“then” adds the Last Volley's second card: there is no Last Volley here.")))
         cards[volley] = replace(cards[volley], second=then)
     check_trick(ruleset, cards, expansion)
+    plank = next((card for card in cards if card.kind == PLANK), None)
+    if plank is not None and whole:
+        _walker(cards, plank.mark)
     return tuple(cards)
+
+
+def written_trick(cards: Sequence[Card]) -> str:
+    """A trick as `parse_trick` reads it: the cards in order, the Last Volley's second card last after "then"."""
+    seconds = [card.second.written() for card in cards if card.second is not None]
+    return ", ".join([*(card.written() for card in cards), *(f"then {second}" for second in seconds)])
 
 
 def check_trick(ruleset: str, cards: Sequence[Card], expansion: bool = False) -> None:
@@ -220,20 +231,27 @@ def _check_expansion(cards: Sequence[Card]) -> None:
     if first_suit is not None and first_suit.mark == WILD and first_suit.suit is None:
         raise TrickError(Problem(N_("The Wild 15 sets the suit here: name its colour (“wild 15 as yellow”).")))
     plank = next((c for c in cards if c.kind == PLANK), None)
-    if plank is not None:
+    if plank is not None and plank.mark:
         _walker(cards, plank.mark)
 
 
-def _walker(cards: Sequence[Card], named: str) -> int | None:
-    """The position of the Pirate Walk the Plank makes walk (None: no Pirate in the trick); TrickError when it is
-    not clear which, or the one named is not there."""
+def pirate_name(card: Card) -> str:
+    """How Walk the Plank names a Pirate of the trick: its own name, or "pirate" for the first unnamed one."""
+    return card.name or PIRATE
+
+
+def _walker(cards: Sequence[Card], named: str, strict: bool = True) -> int | None:
+    """The position of the Pirate Walk the Plank makes walk (None: no Pirate in the trick, or, not `strict`, not
+    said yet which of several); TrickError when it is not clear which, or the one named is not there."""
     pirates = [i for i, c in enumerate(cards) if c.kind == PIRATE]
     if not named:
+        if len(pirates) > 1 and not strict:
+            return None
         if len(pirates) > 1:
             raise TrickError(Problem(N_("Several Pirates in the trick: say which one walks the plank "
                                         "(“walk the plank: harry”).")))
         return pirates[0] if pirates else None
-    chosen = [i for i in pirates if cards[i].name == named or (named == PIRATE and not cards[i].name)]
+    chosen = [i for i in pirates if pirate_name(cards[i]) == named]
     if not chosen:
         raise TrickError(Problem(N_("“%(name)s” cannot walk the plank: no such Pirate in this trick."),
                                  {"name": named[:40]}))
@@ -492,7 +510,7 @@ def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
                      and i != first_suit and not (c.mark == WILD))
     plank = next((c for _, c in played if c.kind == PLANK), None)
     if plank is not None:
-        walker = _walker([c for _, c in played], plank.mark)
+        walker = _walker([c for _, c in played], plank.mark, strict=False)
         if walker is not None:
             played = played[:walker] + played[walker + 1:]
     locker = next((i for i, c in played if c.kind == DAVY_JONES), None)

@@ -102,6 +102,8 @@ def card_label(card: tricks.Card) -> str:
         "tigress": gettext("Tigress"), tricks.FIRST_MATE: gettext("First Mate Con"),
         tricks.PLANK: gettext("Walk the Plank"), tricks.STINGRAY: gettext("Spotted Stingray"),
         tricks.VOLLEY: gettext("Last Volley"), tricks.DAVY_JONES: gettext("Davy Jones' Locker"),
+        # Mary Thorne by her name: Walk the Plank may have to tell her from another Pirate.
+        "mary": gettext("Mary Thorne"),
     }
     if card.name in tricks.EITHER_WAY:
         played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
