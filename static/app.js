@@ -203,6 +203,7 @@
     }
     announce("redraw");
     restoreFocus("push");
+    showResultCard();
     // The game ended, the next one started, this phone was let in: the page goes on by itself.
     var follow = document.querySelector("#main [data-follow]");
     if (follow) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
@@ -272,12 +273,31 @@
     try { localStorage.setItem("open:" + details.dataset.remember, details.open ? "1" : "0"); } catch (e) { /* see above */ }
   }, true);
 
+  // A phone whose result card opens (the bids shown, the page opened on it) shows it from its heading, once per
+  // hand: with ten cards and every bonus the card fills a phone, and Done is then on the screen.
+  var resultShown = null;
+  function showResultCard() {
+    var result = document.querySelector("#card .own-result");
+    var form = result && result.querySelector("form.results");
+    if (!form || window.innerWidth > 600 || resultShown === form.getAttribute("action")) return;
+    resultShown = form.getAttribute("action");
+    // After whatever else places the page now (htmx's scroll to the top of a page it opens, the browser's own).
+    setTimeout(function () {
+      result.scrollIntoView({ block: "start" });
+      // A little more, if that brings Done on the screen and keeps every tricks key there.
+      var below = form.querySelector(".done-button").getBoundingClientRect().bottom - window.innerHeight;
+      var pad = form.querySelector(".tricks-pad");
+      if (below > 0 && pad && pad.getBoundingClientRect().top - below >= 0) window.scrollBy(0, below);
+    }, 0);
+  }
+
   function pageReady() {
     rememberedPanels();
     readClock();
     runCount();
   }
   document.addEventListener("DOMContentLoaded", pageReady);
+  window.addEventListener("load", showResultCard);
   document.addEventListener("htmx:afterSettle", pageReady);
 
   // A screen reader hears what changed under it: the page marks its news with data-announce,
@@ -618,5 +638,6 @@
     if (event.detail.target !== document.getElementById("main")) return;
     restoreFocus({ get: "visit", autosave: "push" }[requestVerb] || "reply");
     requestVerb = null;
+    showResultCard();
   });
 })();

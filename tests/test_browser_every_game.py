@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import screenshot
+from tests.browser import SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -242,25 +242,39 @@ def test_every_game_s_big_screen_fits_a_room_s_screen_after_eight_rounds(browser
 
 
 
-@pytest.mark.parametrize("viewport", PHONES, ids=["320", "390"])
-def test_skull_king_s_done_is_on_the_first_screen_with_ten_cards(browser, every_game_server: str,
+# Skull King's result card with ten cards: the classic rules (two bonuses), the 2021 rules (five) on the smallest
+# phone and a common one, and the Expansion Pack with every option (eight players, the most a card shows) on a
+# common one.
+TEN_CARDS = [("classic", {}, NAMES, PHONES[0]), ("classic", {}, NAMES, PHONES[1]),
+             ("modern", {"scoring": "standard"}, NAMES, PHONES[0]), ("modern", {"scoring": "standard"}, NAMES, PHONES[1]),
+             ("modern", {"scoring": "standard", "advanced_cards": True, "rascal_wagers": True, "expansion": True},
+              [*NAMES, "Eve", "Finn", "Greta", "Hugo"], PHONES[1])]
+
+
+@pytest.mark.parametrize(("ruleset", "options", "players", "viewport"), TEN_CARDS,
+                         ids=["classic-320", "classic-390", "modern-320", "modern-390", "expansion-390"])
+def test_skull_king_s_done_is_on_the_first_screen_with_ten_cards(browser, every_game_server: str, ruleset: str,
+                                                                 options: dict[str, Any], players: list[str],
                                                                  viewport: dict[str, int]) -> None:
-    """The result card of the tenth hand (ten cards: the most tricks, the most to enter) fits one screen."""
+    """The result card of the tenth hand (ten cards: the most tricks, the most to enter) opens with Done on the
+    screen: the phone shows the card from its heading, every tricks key with it."""
     from playwright.sync_api import expect
 
-    doc = skull_king_pad(10)
-    # The tenth hand is bid, not played yet: its result is entered now.
-    for entry in doc["hands"][-1]["entries"]:
-        del entry["tricks"]
+    hands = [{"cards": n, "entries": [{"player": p, "bid": 0, **({"tricks": n if p == players[0] else 0}
+                                                                 if n < 10 else {})} for p in players]}
+             for n in range(1, 11)]
+    doc = {"format": "skull-king-pad", "version": 1, "ruleset": ruleset, "players": players, "hands": hands,
+           **({"options": options} if options else {})}
     host, url = imported(browser, every_game_server, doc, {"width": 1280, "height": 800})
     phone = browser.new_context(viewport=viewport, locale="en-GB").new_page()
     errors = watching(phone)
     phone.goto(url + "/join")
     phone.get_by_role("button", name="Anne", exact=True).click()
-    done = phone.locator("#card .done-button")
-    expect(done).to_be_visible()
-    screenshot(phone, f"92-skull-king-ten-cards-{viewport['width']}")
-    assert in_view(phone, "#card .done-button"), done.bounding_box()
+    expect(phone.locator("#card .done-button")).to_be_visible()
+    phone.wait_for_function(IN_VIEW, arg="#card .done-button", timeout=5000)
+    assert in_view(phone, "#card .tricks-pad")
+    name = "expansion" if options.get("expansion") else ruleset
+    phone.screenshot(path=str(SCREENSHOTS / f"92-{name}-ten-cards-{viewport['width']}.png"))
     assert errors == []
     host.context.close()
     phone.context.close()
