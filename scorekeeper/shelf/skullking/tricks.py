@@ -475,16 +475,12 @@ def _expansion_winner(cards: Sequence[Card]) -> tuple[int | None, Problem]:
     def first(kind: str) -> int | None:
         return next((i for i, c in enumerate(cards) if c.kind == kind), None)
 
-    skull_king, mermaid, con = first(SKULL_KING), first(MERMAID), first(FIRST_MATE)
-    if skull_king is not None and mermaid is not None:
-        return mermaid, Problem(N_("The Mermaid takes the Skull King."))
-    if skull_king is not None:
-        return skull_king, Problem(N_("The Skull King beats every other card."))
-    if con is not None and mermaid is not None:
-        return mermaid, Problem(N_("A Mermaid beats First Mate Con, and so the Pirates he beats."))
-    if con is not None:
+    mermaid, con = first(MERMAID), first(FIRST_MATE)
+    if con is not None and first(SKULL_KING) is None:
+        if mermaid is not None:
+            return mermaid, Problem(N_("A Mermaid beats First Mate Con, and so the Pirates he beats."))
         return con, Problem(N_("First Mate Con beats every Pirate."))
-    if first(PIRATE) is not None or mermaid is not None or any(c.kind == SUIT for c in cards):
+    if any(c.kind in (SKULL_KING, PIRATE, MERMAID, SUIT) for c in cards):
         # Among the rest the base game's order holds; a Wild 15 is a 15 of the colour led, of no colour against a
         # black lead (it never counts as trump).
         led = suit_led(cards)
