@@ -336,3 +336,65 @@ def test_the_score_command_refuses_what_cannot_happen_with_hand_and_player(bonus
     result = run("score", "-", stdin=pad_of({"scoring": "standard", "expansion": True}, list(NAMES), bonuses))
     assert result.returncode == 1 and result.stdout == ""
     assert said in result.stderr.splitlines()
+
+
+def nine_player_pad(entries: dict[str, dict[str, object]], options: dict[str, object] | None = None,
+                    cards: int = 4, lost: int = 0) -> dict[str, object]:
+    """A one-hand pad of nine players: Anne bids and wins the tricks not lost, the others bid and win nothing,
+    unless `entries` says otherwise."""
+    lines = [{"player": p, "bid": 0, "tricks": 0, **entries.get(p, {})} for p in NAMES]
+    if "Anne" not in entries:
+        lines[0].update(bid=cards - lost, tricks=cards - lost)
+    return {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+            "options": options if options is not None else {"expansion": True}, "players": list(NAMES),
+            "hands": [{"cards": cards, **({"lost_tricks": lost} if lost else {}), "entries": lines}]}
+
+
+CANNOT_HAPPEN = {
+    "a bonus of the expansion without it": (
+        json.loads(pad_of({"scoring": "standard"}, list(THREE), {"first_mate_taken": 1})),
+        "Hand 1, Anne: “first_mate_taken” is a bonus of the Expansion Pack, which this game does not use."),
+    "five compass 8s": (
+        nine_player_pad({"Anne": {"bid": 2, "tricks": 2, "bonuses": {"expansion_eights": 3}},
+                         "Ben": {"bid": 2, "tricks": 2, "bonuses": {"expansion_eights": 2}}}),
+        "Hand 1, Anne and Ben: 5 compass 8s taken, but there are only 4."),
+    "five compass 7s": (
+        nine_player_pad({"Anne": {"bid": 4, "tricks": 4, "bonuses": {"expansion_sevens": 5}}}),
+        "Hand 1, Anne: 5 compass 7s taken, but there are only 4."),
+    "a compass card without a trick": (
+        nine_player_pad({"Ben": {"bonuses": {"expansion_sevens": 1}}}),
+        "Hand 1: Ben won no tricks, so cannot have captured any cards."),
+    "Con taken twice": (
+        nine_player_pad({"Anne": {"bid": 2, "tricks": 2, "bonuses": {"first_mate_taken": 1}},
+                         "Ben": {"bid": 2, "tricks": 2, "bonuses": {"first_mate_taken": 1}}}),
+        "Hand 1, Anne and Ben: First Mate Con is claimed 2 times, but there is only one."),
+    "Con without a trick": (
+        nine_player_pad({"Ben": {"bonuses": {"first_mate_taken": 1}}}),
+        "Hand 1: Ben won no tricks, so cannot have captured any cards."),
+    "more monsters than the deck": (
+        nine_player_pad({"Ben": {"bonuses": {"davy_jones_monsters": 2}}}),
+        "Hand 1, Ben: Davy Jones destroyed 2 sea monsters, but the deck holds only 1."),
+    "Davy Jones for two players": (
+        nine_player_pad({"Ben": {"bonuses": {"davy_jones_monsters": 1}}, "Cara": {"bonuses": {"davy_jones_monsters": 1}}},
+                        {"expansion": True, "advanced_cards": True}),
+        "Hand 1: Ben and Cara each claim Davy Jones' Locker, but there is only one."),
+    "eight Pirates for the Skull King": (
+        nine_player_pad({"Anne": {"bid": 4, "tricks": 4, "bonuses": {"pirates_by_skull_king": 8}}}),
+        "Hand 1, Anne: 8 pirates taken, but the deck holds only 7."),
+    "more tricks nobody won than cards": (
+        nine_player_pad({"Anne": {"bid": 0, "tricks": 0}}, cards=4, lost=5),
+        "Hand 1: tricks nobody won (5) cannot be more than the cards dealt (4)."),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CANNOT_HAPPEN))
+def test_the_score_command_and_the_import_refuse_what_cannot_happen(case: str, client) -> None:
+    from tests.test_cli import run
+
+    doc, said = CANNOT_HAPPEN[case]
+    scored = run("score", "-", stdin=json.dumps(doc))
+    assert scored.returncode == 1 and scored.stdout == ""
+    assert said in scored.stderr.splitlines(), scored.stderr
+    imported = client.post("/games/import", json=doc)
+    assert imported.status_code == 422
+    assert said in json.dumps(imported.json, ensure_ascii=False), imported.json
