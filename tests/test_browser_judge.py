@@ -85,12 +85,19 @@ def test_a_six_card_trick_takes_at_most_fourteen_taps(browser, live_server: str)
     host.get_by_role("link", name="Who wins this trick?").click()
     keys = host.locator(".keypad")
 
+    played = host.locator(".trick-cards li")
+
+    # Each key waits for the page its tap opened, as a player's eyes do: a tap on the page before is another trick.
     def suit_card(suit: str, number: int) -> None:
+        before = played.count()
         keys.locator(".suit-keys").get_by_role("link", name=suit, exact=True).click()
         keys.locator(".number-keys").get_by_role("link", name=f"{suit} {number}", exact=True).click()
+        expect(played).to_have_count(before + 1)
 
     def face(name: str) -> None:
+        before = played.count()
         keys.locator(".face-keys").get_by_role("link", name=name, exact=True).click()
+        expect(played).to_have_count(before + 1)
 
     # Ben leads: yellow 2, yellow 12, an Escape, black 1, blue 13, Scary Mary as Escape.
     suit_card("Yellow", 2)
