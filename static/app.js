@@ -277,18 +277,16 @@
   // hand: with ten cards and every bonus the card fills a phone, and Done is then on the screen.
   var resultShown = null;
   function showResultCard() {
-    var result = document.querySelector("#card .own-result");
-    var form = result && result.querySelector("form.results");
-    if (!form || window.innerWidth > 600 || resultShown === form.getAttribute("action")) return;
-    resultShown = form.getAttribute("action");
-    // After whatever else places the page now (htmx's scroll to the top of a page it opens, the browser's own).
+    var form = document.querySelector("#card form.thumb");
+    if (!form || innerWidth > 600 || resultShown === form.action) return;
+    resultShown = form.action;
+    // After whatever else places the page now (htmx's scroll to the top of a page it opens, the browser's own);
+    // then a little more, if that brings Done on the screen and keeps every tricks key there.
     setTimeout(function () {
-      result.scrollIntoView({ block: "start" });
-      // A little more, if that brings Done on the screen and keeps every tricks key there.
-      var below = form.querySelector(".done-button").getBoundingClientRect().bottom - window.innerHeight;
-      var pad = form.querySelector(".tricks-pad");
-      if (below > 0 && pad && pad.getBoundingClientRect().top - below >= 0) window.scrollBy(0, below);
-    }, 0);
+      form.parentNode.scrollIntoView();
+      var below = form.querySelector(".done-button").getBoundingClientRect().bottom - innerHeight;
+      if (below > 0 && form.querySelector(".tricks-pad").getBoundingClientRect().top >= below) scrollBy(0, below);
+    });
   }
 
   function pageReady() {
