@@ -106,3 +106,28 @@ def test_the_judge_s_page_names_the_expansion_s_cards_and_the_winner(client: Fla
     assert "Compass 8s" in page and "+5" in page
     refused = seen(client, judged(url, 1, "wild 15, yellow 3"))
     assert "The Wild 15 sets the suit here: name its colour" in refused
+
+
+def test_a_finished_expansion_game_gives_the_crew_its_bonus_points_and_bg_stats_its_totals(client: FlaskClient,
+                                                                                            app: Flask) -> None:
+    from scorekeeper import games
+
+    # Two hands: Anne's compass 8 and Con (+35) and Ben's Davy Jones (+20); then Anne's two compass 7s (−10).
+    doc = {"format": "skull-king-pad", "version": 1, "ruleset": "modern",
+           "options": {"scoring": "standard", "rounds": [1, 2], "expansion": True}, "players": ["Anne", "Ben"],
+           "hands": [{"cards": 1, "entries": [
+                         {"player": "Anne", "bid": 1, "tricks": 1,
+                          "bonuses": {"expansion_eights": 1, "first_mate_taken": 1}},
+                         {"player": "Ben", "bid": 0, "tricks": 0, "bonuses": {"davy_jones_monsters": 1}}]},
+                     {"cards": 2, "entries": [
+                         {"player": "Anne", "bid": 2, "tricks": 2, "bonuses": {"expansion_sevens": 2}},
+                         {"player": "Ben", "bid": 0, "tricks": 0}]}]}
+    response = client.post("/games/import", json=doc)
+    assert response.status_code == 201, response.json
+    url = response.headers["Location"].replace("http://localhost", "")
+    with app.app_context():
+        summary = games.find_game(url.rsplit("/", 1)[-1]).summary
+    assert summary["totals"] == [20 + 35 + 40 - 10, 10 + 20 + 20]
+    assert summary["bonus"] == [35 - 10, 20]
+    play = json.loads(client.get(f"{url}/play.bgsplay").get_data(as_text=True))
+    assert [p["score"] for p in play["players"]] == summary["totals"]
