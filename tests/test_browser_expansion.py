@@ -134,7 +134,7 @@ def test_the_judge_by_keyboard_on_a_phone_for_a_last_volley_and_a_walk_the_plank
     judge_by_keyboard(host, ["y", "6", "la", "y", "9"])
     expect(host.get_by_role("heading", name="Last Volley: Cara's second card")).to_be_visible()
     judge_by_keyboard(host, ["y", "12"])
-    expect(host.locator("#verdict")).to_contain_text("Cara wins the trick")
+    expect(host.locator("#verdict")).to_contain_text("Cara wins the trick with Last Volley, then Yellow 12.")
     screenshot(host, "94-judge-last-volley-390")
 
     # The next trick from the start: Ben a Pirate, Cara Mary Thorne, Anne Walk the Plank; Anne makes Mary walk.

@@ -105,6 +105,8 @@ def card_label(card: tricks.Card) -> str:
         # Mary Thorne by her name: Walk the Plank may have to tell her from another Pirate.
         "mary": gettext("Mary Thorne"),
     }
+    if card.kind == tricks.VOLLEY and card.second is not None:
+        return gettext("Last Volley, then %(card)s", card=card_label(card.second))
     if card.name in tricks.EITHER_WAY:
         played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
         return played % {"card": names[card.name]}
