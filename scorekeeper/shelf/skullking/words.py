@@ -65,10 +65,6 @@ def capture_label(kind: str) -> str:
     return labels[kind]
 
 
-def signed(points: int) -> str:
-    """A bonus's points with their sign, as a card prints them: "+30", "−5"."""
-    return f"+{points}" if points >= 0 else f"−{-points}"
-
 
 def shot_label(shot: str) -> str:
     """A cannon's load for people."""
@@ -130,7 +126,6 @@ def init_app(app: Flask) -> None:
         MAX_SEATS=MAX_SEATS,
         CAPTURE_TOGGLES=CAPTURE_TOGGLES,
         RARE_CAPTURES=RARE_CAPTURES,
-        signed=signed,
         WAGERS=rules.WAGERS,
         SHOTS=rules.SHOTS,
     )
