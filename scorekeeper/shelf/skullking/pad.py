@@ -223,12 +223,9 @@ class _PadReader(Reader):
             return None
         bonuses = {}
         for key, value in raw.items():
-            if key in rules.EXPANSION_BONUSES and not table.expansion:
-                self.add(N_("%(names)s: “%(kind)s” is a bonus of the Expansion Pack, which this game does not use."),
-                         number, who, kind=key)
-            elif key not in table.spec.bonus_values:
-                self.add(N_("%(names)s: “%(key)s” is not a bonus of the %(ruleset)s rules."),
-                         number, who, key=key, ruleset=table.ruleset)
+            refusal = rules.bonus_refusal(table, key)
+            if refusal is not None:
+                self.add(refusal[0], number, who, **refusal[1])
             elif not is_whole(value):
                 self.add(N_("%(names)s: the bonus “%(key)s” must be a whole number, not %(value)s."),
                          number, who, key=key, value=shown(value))

@@ -267,7 +267,6 @@ def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[i
     """(points for the bid, bonus points earned) before Loot and wagers."""
     bid, tricks = entry.bid or 0, entry.tricks or 0
     bonus = capture_bonus(table, entry)
-    expansion_bonus = capture_bonus(table, entry, EXPANSION_BONUSES)
     if table.ruleset == "modern" and table.options.scoring == "rascal":
         stake = 10 * cards
         if entry.shot == "cannonball":
@@ -278,7 +277,7 @@ def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[i
         if miss == 1:
             # Stake and the base game's bonuses are multiples of 10, so halving each is exact; the Expansion Pack's
             # keep their exact-bid condition, as Loot and the wager do, and are dropped (our reading: docs/rules.md).
-            return stake // 2, (bonus - expansion_bonus) // 2
+            return stake // 2, (bonus - capture_bonus(table, entry, EXPANSION_BONUSES)) // 2
         return 0, 0
     if bid == 0:
         return (10 * cards, bonus) if made else (-10 * cards, 0)
@@ -409,6 +408,24 @@ def _cards_problem(number: int, cards: int, count: int, cap: int) -> Problem:
         {"cards": cards, "count": count, "cap": cap}, hand=number)
 
 
+def bonus_refusal(table: Table, kind: str) -> tuple[str, dict[str, object]] | None:
+    """Why `kind` is no bonus of `table`'s game (one of the Expansion Pack's without it, or none of its ruleset's):
+    a template about a player and its values; None if it is one."""
+    if kind in EXPANSION_BONUSES and not table.expansion:
+        return (N_("%(names)s: “%(kind)s” is a bonus of the Expansion Pack, which this game does not use."),
+                {"kind": kind})
+    if kind not in table.spec.bonus_values:
+        return N_("%(names)s: “%(kind)s” is not a bonus of the %(ruleset)s rules."), {"kind": kind,
+                                                                                     "ruleset": table.ruleset}
+    return None
+
+
+def sea_monsters(table: Table) -> int:
+    """The sea monsters Davy Jones' Locker can destroy in a hand: the Stingray, and with the advanced cards the
+    Kraken and the White Whale."""
+    return 3 if table.options.advanced_cards else 1
+
+
 def lost_tricks_allowed(table: Table) -> bool:
     """Whether a hand may have tricks nobody won (Kraken, White Whale, the ghost; with the Expansion Pack a Stingray
     trick of specials only, or a trick of cards that cannot win)."""
@@ -489,12 +506,9 @@ class _HandChecker:
         if entry.bid is None:
             self.add(N_("%(names)s has no bid."), [who])
         for kind, value in entry.bonuses.items():
-            if kind in EXPANSION_BONUSES and not self.table.expansion:
-                self.add(N_("%(names)s: “%(kind)s” is a bonus of the Expansion Pack, which this game does not use."),
-                         [who], kind=kind)
-            elif kind not in self.spec.bonus_values:
-                self.add(N_("%(names)s: “%(kind)s” is not a bonus of the %(ruleset)s rules."),
-                         [who], kind=kind, ruleset=self.table.ruleset)
+            refusal = bonus_refusal(self.table, kind)
+            if refusal is not None:
+                self.add(refusal[0], [who], **refusal[1])
             elif value < 0:
                 self.add(N_("%(names)s: a count of captured cards cannot be below 0."), [who])
 
@@ -594,7 +608,7 @@ class _HandChecker:
         if len(lockers) > 1:
             self.add(N_("%(names)s each claim Davy Jones' Locker, but there is only one."),
                      [e.player for e in lockers])
-        monsters = 3 if self.table.options.advanced_cards else 1
+        monsters = sea_monsters(self.table)
         for entry in lockers:
             if entry.bonuses[DAVY_JONES_MONSTERS] > monsters:
                 self.add(N_("%(names)s: Davy Jones destroyed %(total)d sea monsters, but the deck holds only "

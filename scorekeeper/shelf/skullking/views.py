@@ -155,7 +155,7 @@ def bonus_max(table: rules.Table) -> dict[str, int]:
             rules.MERMAIDS_BY_PIRATE: table.spec.mermaids,
             rules.STANDARD_FOURTEENS: 3,
             **rules.EXPANSION_LIMITS,
-            rules.DAVY_JONES_MONSTERS: 3 if table.options.advanced_cards else 1}
+            rules.DAVY_JONES_MONSTERS: rules.sea_monsters(table)}
 
 
 def card_key(state: games.GameState, seen_by: Actor) -> str:
