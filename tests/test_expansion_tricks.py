@@ -104,3 +104,9 @@ def test_the_json_with_the_expansion_names_davy_jones_player_and_the_new_capture
 def test_the_expansion_is_for_the_modern_rules_only() -> None:
     refused = CliRunner().invoke(main, ["trick", "classic", "--expansion", "yellow 3"])
     assert refused.exit_code == 2 and "modern rules only" in refused.output
+
+
+def test_a_loot_keeps_its_player_s_position_when_a_card_before_it_leaves_the_trick() -> None:
+    # Rosie walks the plank: the Loot is still the second card written, its player the winner's ally.
+    judgement = judged("rosie, loot, walk the plank, yellow 9")
+    assert (judgement.winner, judgement.captures.loot_from) == (3, (1,))

@@ -345,7 +345,11 @@ class Judgement:
     points: int = 0
     # With the expansion: Davy Jones' player (the position of its card) and the sea monsters it destroyed.
     davy_jones: tuple[int, int] | None = None
-    expansion: bool = False
+
+    @property
+    def expansion(self) -> bool:
+        """Whether the trick was judged with the Expansion Pack (its captures count its cards)."""
+        return self.captures.first_mate_taken is not None
 
     def document(self) -> dict[str, object]:
         """The judgement as `scorekeeper trick --json` writes it."""
@@ -447,7 +451,8 @@ def _fourteens(ruleset: str, cards: Sequence[Card]) -> Captures:
     if ruleset != "modern":
         return Captures()
     trump = DECKS[ruleset].trump
-    fourteens = [c for c in cards if c.kind == SUIT and c.number == 14]
+    # A 0/14 played as 14 (the Expansion Pack's) earns no 14 bonus.
+    fourteens = [c for c in cards if c.kind == SUIT and c.number == 14 and c.mark != ZERO_OR_FOURTEEN]
     return Captures(standard_fourteens=sum(c.suit != trump for c in fourteens),
                     black_fourteen=sum(c.suit == trump for c in fourteens))
 
@@ -522,8 +527,10 @@ def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
 
     def result(outcome: str, winner: int | None, leader: int | None, reason: Problem,
                captures: Captures = Captures(first_mate_taken=0)) -> Judgement:
+        # A Loot's position among the cards left, back to its player's among the cards written.
+        captures = replace(captures, loot_from=tuple(played[k][0] for k in captures.loot_from))
         return Judgement(outcome, winner, leader, reason, led, off_suit, captures, _points("modern", captures),
-                         davy_jones, True)
+                         davy_jones)
 
     monsters = [k for k, c in enumerate(cards) if c.kind in MONSTERS]
     if monsters:
@@ -561,25 +568,14 @@ def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
 
 
 def _expansion_captures(cards: Sequence[Card], winner: int) -> Captures:
-    """What the winning card takes with the expansion: the base game's captures (no 14 bonus for a 0/14, nothing
-    for the Pirates Con takes), the compass 8s and 7s, and Con when the Skull King or a Mermaid takes him."""
+    """What the winning card takes with the expansion: the base game's captures (Con is no Pirate, so nothing for
+    the Pirates he takes), the compass 8s and 7s, and Con when the Skull King or a Mermaid takes him."""
     won_by = cards[winner]
-    trump = DECKS["modern"].trump
-    fourteens = [c for c in cards if c.kind == SUIT and c.number == 14 and c.mark == ""]
-    pirates = mermaid_takes = mermaids = 0
-    if won_by.kind == SKULL_KING:
-        pirates = sum(c.kind == PIRATE for c in cards)
-    elif won_by.kind == MERMAID and any(c.kind == SKULL_KING for c in cards):
-        mermaid_takes = 1
-    elif won_by.kind == PIRATE:
-        mermaids = sum(c.kind == MERMAID for c in cards)
-    con = int(won_by.kind in (SKULL_KING, MERMAID) and any(c.kind == FIRST_MATE for c in cards))
-    loot_from = tuple(i for i, c in enumerate(cards) if c.kind == LOOT and i != winner)
-    return Captures(pirates, mermaid_takes, mermaids, sum(c.suit != trump for c in fourteens),
-                    sum(c.suit == trump for c in fourteens), loot_from,
-                    expansion_eights=sum(c.mark == COMPASS and c.number == 8 for c in cards),
-                    expansion_sevens=sum(c.mark == COMPASS and c.number == 7 for c in cards),
-                    first_mate_taken=con)
+    return replace(_captures("modern", cards, winner),
+                   expansion_eights=sum(c.mark == COMPASS and c.number == 8 for c in cards),
+                   expansion_sevens=sum(c.mark == COMPASS and c.number == 7 for c in cards),
+                   first_mate_taken=int(won_by.kind in (SKULL_KING, MERMAID)
+                                        and any(c.kind == FIRST_MATE for c in cards)))
 
 
 def describe(ruleset: str, cards: Sequence[Card], judgement: Judgement) -> list[str]:
