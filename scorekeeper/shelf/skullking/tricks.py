@@ -374,6 +374,14 @@ def suit_led(cards: Sequence[Card]) -> str | None:
     return None
 
 
+def _off_suit(played: Sequence[tuple[int, Card]], led: str | None) -> tuple[int, ...]:
+    """The positions of the suit cards played of another suit than the one led, after it was led: legal only if
+    their player did not hold it (a Wild 15 is always legal: our reading)."""
+    first = next((i for i, c in played if c.kind == SUIT), None)
+    return tuple(i for i, c in played if led is not None and c.kind == SUIT and c.suit not in (led, None)
+                 and i != first and c.mark != WILD)
+
+
 def _ordinary_winner(ruleset: str, cards: Sequence[Card]) -> tuple[int, Problem]:
     """The winner with no creature acting, and why (creatures count as Escapes here)."""
     deck = DECKS[ruleset]
@@ -419,8 +427,7 @@ def judge(ruleset: str, cards: Sequence[Card], players: int | None = None, expan
     kraken = next((i for i, c in enumerate(cards) if c.kind == KRAKEN), None)
     whale = next((i for i, c in enumerate(cards) if c.kind == WHITE_WHALE), None)
     led = suit_led(cards)
-    off_suit = tuple(i for i, c in enumerate(cards) if led is not None and c.kind == SUIT and c.suit != led
-                     and i > next(j for j, d in enumerate(cards) if d.kind == SUIT))
+    off_suit = _off_suit(list(enumerate(cards)), led)
     # Both creatures in one trick: the second played acts, the first is an Escape.
     acting = max((i for i in (kraken, whale) if i is not None), default=None)
     as_escapes = [Card(ESCAPE, name=c.kind) if c.kind in (KRAKEN, WHITE_WHALE) else c for c in cards]
@@ -506,9 +513,7 @@ def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
     played = [(i, c) for i, c in enumerate(written)]
     played += [(i, c.second) for i, c in enumerate(written) if c.second is not None]
     led = suit_led([c for _, c in played])
-    first_suit = next((i for i, c in played if c.kind == SUIT), None)
-    off_suit = tuple(i for i, c in played if led is not None and c.kind == SUIT and c.suit not in (led, None)
-                     and i != first_suit and not (c.mark == WILD))
+    off_suit = _off_suit(played, led)
     plank = next((c for _, c in played if c.kind == PLANK), None)
     if plank is not None:
         walker = _walker([c for _, c in played], plank.mark, strict=False)
