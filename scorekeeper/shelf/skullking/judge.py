@@ -112,11 +112,12 @@ def judge_trick(public_id: str):
     plank = next((c for c in cards if c.kind == tricks.PLANK), None)
     pirates = [i for i, c in enumerate(cards) if c.kind == tricks.PIRATE]
     # Several Pirates and Walk the Plank: its player says which walks once the trick is whole.
-    walks = [Choice(f"{card_label(cards[i])} ({seat_of[i]})", "face-key",
-                    link(tuple(replace(c, mark=tricks.pirate_name(cards[i])) if c.kind == tricks.PLANK else c
-                               for c in cards)))
-             for i in pirates] if plank is not None and not plank.mark and len(pirates) > 1 and \
-        len(cards) == count and not volley_turn else []
+    walks = []
+    if plank is not None and not plank.mark and len(pirates) > 1 and len(cards) == count and not volley_turn:
+        for i in pirates:
+            walked = tuple(replace(c, mark=tricks.pirate_name(cards[i])) if c.kind == tricks.PLANK else c
+                           for c in cards)
+            walks.append(Choice(f"{card_label(cards[i])} ({seat_of[i]})", "face-key", link(walked)))
     complete = len(cards) == count and not volley_turn and not walks
     winner_seat = next_leader = None
     if judgement is not None and complete:
