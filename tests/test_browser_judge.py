@@ -50,8 +50,10 @@ def test_a_phone_judges_a_trick_and_claims_it(browser, live_server: str) -> None
     anne.get_by_role("link", name="Who wins this trick?").click()
     expect(anne.get_by_role("heading", name="Who wins this trick?")).to_be_visible()
     expect(anne.get_by_role("heading", name="Ben's card")).to_be_visible()
-    for card in ("Pirate", "Skull King"):
+    # Each key waits for the page its tap opened, as a player's eyes do: a tap on the page before is another trick.
+    for count, card in enumerate(("Pirate", "Skull King"), 1):
         anne.locator(".face-keys").get_by_role("link", name=card, exact=True).click()
+        expect(anne.locator(".trick-cards li")).to_have_count(count)
     expect(anne.locator("#verdict")).to_contain_text("So far Cara wins with Skull King.")
     anne.locator(".face-keys").get_by_role("link", name="Mermaid", exact=True).click()
     expect(anne.locator("#verdict")).to_contain_text("Anne wins the trick with Mermaid.")

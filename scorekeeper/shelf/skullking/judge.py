@@ -63,6 +63,10 @@ def expansion_numbers(suit: str, cards: tuple[tricks.Card, ...]) -> list[tricks.
     return found
 
 
+# The keypad's arrow keys and typed search come with the judge's page alone, not with every phone's first load.
+JUDGE_ASSETS = (("static", "skullking/keypad.js"),)
+
+
 @bp.get("/games/<public_id>/trick")
 def judge_trick(public_id: str):
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
@@ -129,7 +133,8 @@ def judge_trick(public_id: str):
     may_claim = winner_seat is not None and (
         me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
     return page(
-        "skullking/trick.html", title=gettext("Who wins this trick?"), game=game, record=record, table=table,
+        "skullking/trick.html", title=gettext("Who wins this trick?"), page_assets=JUDGE_ASSETS, game=game,
+        record=record, table=table,
         visitor=me, problems=problems, cards=cards, players=seat_of, judgement=judgement,
         complete=complete, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
         next_leader=next_leader, written=tricks.written_trick(cards), suit=suit, volley_turn=volley_turn,
