@@ -26,7 +26,7 @@ TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 CATALOGS = (TRANSLATIONS, *sorted(ROOT.glob("scorekeeper/shelf/*/translations")))
 LANGUAGES = ("de", "fr", "it")
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None,
-            "pgettext": ((1, "c"), 2)}
+            "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
 
 
 def catalog(language: str, folder: Path = TRANSLATIONS):
