@@ -46,13 +46,8 @@
   // A page opened by htmx brings its game's and its own styles and scripts (out of band): those the frame has
   // already stay as they are, neither fetched nor run again.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var detail = event.detail;
-    function assets(root) {
-      return Array.prototype.map.call(root.querySelectorAll("[src], [href]"), function (asset) {
-        return asset.getAttribute("src") || asset.getAttribute("href");
-      }).join(" ");
-    }
-    if (detail.target.id === "game-assets" && assets(detail.fragment) === assets(detail.target)) detail.shouldSwap = false;
+    var detail = event.detail, next = detail.fragment.firstElementChild;
+    if (detail.target.id === "game-assets" && next && next.innerHTML === detail.target.innerHTML) detail.shouldSwap = false;
   });
 
   // Live updates: htmx's SSE extension keeps each page's stream (see the `live` macro) and swaps in
@@ -302,6 +297,7 @@
   }
 
   function pageReady() {
+    restoreWaiting();
     rememberedPanels();
     readClock();
     runCount();
@@ -387,7 +383,9 @@
   function valuesOf(formData) {
     var values = {};
     formData.forEach(function (value, key) {
-      if (typeof value !== "string") return;  // a file is not sent again: the page asks for it anew
+      // A file is not sent again (the page asks for it anew); the form's token is the page's of then, the
+      // header's is that of the page shown when it goes.
+      if (typeof value !== "string" || key === "csrf_token") return;
       if (!(key in values)) values[key] = value;
       else values[key] = [].concat(values[key], value);
     });
@@ -400,7 +398,42 @@
     return source ? (source.getAttribute("aria-label") || textOf(source)).slice(0, 60) : "";
   }
 
+  // The taps still waiting are kept in the browser's storage by game until answered: they survive a reload and a
+  // closed or discarded tab, and go from the game's page when it opens again (a browser plays one seat a game).
+  var keptGames = [];
+  function gameOf(path) {
+    var found = /^\/games\/[^/?#]+/.exec(new URL(path, location.href).pathname);
+    return found ? "taps:" + found[0] : null;
+  }
+  function storeWaiting() {
+    var byGame = {};
+    waiting.forEach(function (entry) {
+      var game = gameOf(entry.path);
+      if (game) (byGame[game] = byGame[game] || []).push(entry);
+    });
+    try {
+      keptGames.forEach(function (game) { if (!byGame[game]) localStorage.removeItem(game); });
+      Object.keys(byGame).forEach(function (game) { localStorage.setItem(game, JSON.stringify(byGame[game])); });
+    } catch (e) { /* storage may be off or full: the taps still wait in the page */ }
+    keptGames = Object.keys(byGame);
+  }
+  function restoreWaiting() {
+    var game = gameOf(location.href), kept = [];
+    try { kept = JSON.parse(localStorage.getItem(game) || "[]"); } catch (e) { /* see above */ }
+    kept.forEach(function (entry) {
+      if (findWaiting(entry.tap) >= 0) return;
+      entry.sending = false;
+      waiting.push(entry);
+    });
+    if (kept.length) {
+      if (keptGames.indexOf(game) < 0) keptGames.push(game);
+      showWaiting();
+      sendWaiting();
+    }
+  }
+
   function showWaiting() {
+    storeWaiting();
     var box = document.getElementById("waiting-taps");
     if (!box) return;
     var shown = waiting.filter(function (entry) { return !entry.keepOpen || !entry.sending; });

@@ -169,3 +169,43 @@ def test_a_waiting_tap_refused_when_it_goes_says_why_and_raises_no_script_error(
     expect(refused).to_contain_text("Not applied: Only that player's own phone or the host can change this.")
     expect(anne.locator("#waiting-taps")).not_to_contain_text(WAITING)
     assert errors == []
+
+
+def test_a_bid_waiting_survives_a_reload_and_a_closed_tab_and_goes_once(browser, live_server: str) -> None:
+    """Anne's bid cannot go (her connection drops every try): it waits, is still waiting after she reloads the page
+    and after she closes the tab and opens the game again, and goes once, with its own tap id, when it can."""
+    from playwright.sync_api import expect
+
+    host, phones = cannonball_table(browser, live_server)
+    anne = phones["Anne"]
+    game = anne.url
+    before = edition(host)
+    sent: list[str] = []
+
+    def no_connection(route) -> None:
+        sent.append(route.request.headers.get("x-tap", ""))
+        route.abort("internetdisconnected")
+
+    anne.context.route("**/hands/1/bid", no_connection)
+    anne.locator(".numpad.mine button[value='1']").click()
+    expect(anne.locator("#waiting-taps")).to_contain_text(WAITING)
+    anne.reload()
+    expect(anne.locator("#waiting-taps")).to_contain_text(WAITING)
+    screenshot(anne, "86-bid-waiting-after-reload-390")
+    anne.close()
+    anne = phones["Anne"].context.new_page()
+    anne.goto(game)
+    expect(anne.locator("#waiting-taps")).to_contain_text(WAITING)
+    expect(host.locator("#bidders li.ready")).to_have_count(0)
+    assert len(sent) >= 3 and len(set(sent)) == 1, sent  # one tap, tried again after the reload and the new tab
+
+    anne.context.unroute("**/hands/1/bid", no_connection)
+    expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible(timeout=10_000)
+    expect(anne.locator("#waiting-taps")).to_be_empty()
+    settled([host], {host: before})
+    expect(host.locator("#bidders li.ready")).to_have_count(1)
+    # Answered: nothing is kept any more, and the next page sends nothing.
+    assert anne.evaluate("Object.keys(localStorage).filter(key => key.startsWith('taps:'))") == []
+    anne.reload()
+    anne.wait_for_timeout(500)
+    settled([host], {host: before})
