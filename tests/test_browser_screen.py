@@ -130,3 +130,26 @@ def test_the_big_screen_follows_every_moment_of_the_table(browser, live_server: 
         assert cell.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 24
     screenshot(tv, "16-big-screen-winner-1920")
 
+
+
+@pytest.mark.parametrize("opened", ["by its address", "from the host's page"])
+def test_the_big_screen_goes_full_screen_and_back(browser, live_server: str, opened: str) -> None:
+    """One button shows the big screen full screen and another tap leaves it; opened from the host's page (htmx
+    swaps it in, its script comes with it) or by its address (a TV's browser)."""
+    from playwright.sync_api import expect
+
+    host, _ = cannonball_table(browser, live_server, NAMES[:3], (), {"width": 1280, "height": 800})
+    link = host.locator(".join-panel a[href$='/screen']")
+    if opened == "by its address":
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv.goto(live_server + link.get_attribute("href"))
+    else:
+        tv = host
+        link.click()
+    button = tv.get_by_role("button", name="Full screen")
+    expect(button).to_be_visible()
+    button.click()
+    tv.wait_for_function("() => document.fullscreenElement === document.documentElement")
+    tv.get_by_role("button", name="Leave full screen").click()
+    tv.wait_for_function("() => document.fullscreenElement === null")
+    expect(tv.get_by_role("button", name="Full screen")).to_be_visible()

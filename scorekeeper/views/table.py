@@ -283,6 +283,10 @@ def screen_content(state: games.GameState) -> str:
 PLAYED_SCREEN = PushedPage(screen_content)
 
 
+# The full-screen button's script comes with the big screen alone.
+SCREEN_ASSETS = (("static", "screen.js"),)
+
+
 @bp.get("/games/<public_id>/screen")
 def screen(public_id: str):
     """The big-screen view for a TV or laptop: the table's frame (the game's name, big type, pushed live) around
@@ -296,7 +300,8 @@ def screen(public_id: str):
     assert pushed is not None and pushed.shared is not None  # the table's own, at least
     kind = kinds.kind_of(state)
     # The table lays out what a kind brings no layout of its own for: its shared table beside its board.
-    return page("screen.html", title=gettext("Leaderboard"), game=state, label=kind.label(state),
+    return page("screen.html", title=gettext("Leaderboard"), page_assets=SCREEN_ASSETS, game=state,
+                label=kind.label(state),
                 shared=pushed.shared(state), edition=state.edition, laid_out_here=pushed is PLAYED_SCREEN)
 
 
