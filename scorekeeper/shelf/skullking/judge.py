@@ -63,8 +63,9 @@ def expansion_numbers(suit: str, cards: tuple[tricks.Card, ...]) -> list[tricks.
     return found
 
 
-# The keypad's arrow keys and typed search come with the judge's page alone, not with every phone's first load.
-JUDGE_ASSETS = (("static", "skullking/keypad.js"),)
+# The judge's styles and its keypad's arrow keys and typed search come with its page alone, not with every phone's
+# first load.
+JUDGE_ASSETS = (("static", "skullking/judge.css"), ("static", "skullking/keypad.js"))
 
 
 @bp.get("/games/<public_id>/trick")
