@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 # Compressing text pays; images and fonts are compressed already.
 COMPRESSIBLE = {"text/css", "text/javascript", "application/javascript", "image/svg+xml",
-                "application/manifest+json", "application/json", "text/plain"}
+                "application/manifest+json", "application/json", "text/plain", "audio/wav", "audio/x-wav"}
 YEAR = 365 * 24 * 3600
 
 

@@ -33,13 +33,37 @@
     if (event.target.closest("[data-print]")) {
       window.print();
     }
+    if (event.target.closest("#feel")) {
+      try { localStorage.setItem("feel", feelOn() ? "0" : "1"); } catch (e) { /* storage off: it stays off */ }
+      feelReady();
+    }
   });
+
+  // The count felt and heard, where this device's player asked for it (off until then): the header's toggle says
+  // which, remembered; feel.js, loaded once it is on, vibrates and plays the app's sounds.
+  function feelOn() {
+    try { return localStorage.getItem("feel") === "1"; } catch (e) { return false; }
+  }
+  function feelReady() {
+    var toggle = document.getElementById("feel");
+    if (!toggle) return;
+    toggle.setAttribute("aria-pressed", String(feelOn()));
+    if (feelOn() && !window.feelIt && !document.getElementById("feel-script")) {
+      var script = document.createElement("script");
+      script.id = "feel-script";
+      script.src = toggle.dataset.script;
+      document.head.appendChild(script);
+    }
+  }
+  function feel(what) {
+    if (window.feelIt && feelOn()) window.feelIt(what);
+  }
 
   // The header stays while htmx swaps pages under it: send the page being shown now.
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form.classList && form.classList.contains("language") && form.elements.next) {
-      form.elements.next.value = window.location.pathname + window.location.search;
+      form.elements.next.value = location.pathname + location.search;
     }
   });
 
@@ -209,6 +233,7 @@
       runCount();
     }
     announce("redraw");
+    yourTurn();
     restoreFocus("push");
     showResultCard();
     // The game ended, the next one started, this phone was let in: the page goes on by itself.
@@ -259,11 +284,18 @@
       var elapsed = Date.now() - start;
       var shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
       var text = words.slice(0, shown).join(" ");
-      if (count.textContent !== text) count.textContent = text;
+      if (count.textContent !== text) {
+        count.textContent = text;
+        feel(shown === 1 ? "yo" : shown < words.length ? "ho" : "ho2");
+      }
       // The bids come with the stream: one that was down sends them when it is back.
       if (elapsed < total) setTimeout(tick, 100);
     }
     tick();
+    // The reveal is felt at its moment, unless the count started again meanwhile (a bid changed).
+    setTimeout(function () {
+      if (document.body.contains(count) || !document.querySelector("[data-reveal-at]")) feel("reveal");
+    }, total);
   }
 
   // A panel the player opened for the rare cases (Harry, wager, Loot) stays open on the next hands.
@@ -296,7 +328,18 @@
     });
   }
 
+  // "Your turn" (Wizard's bids in turn) is felt once for each time it comes.
+  var turnFelt = null;
+  function yourTurn() {
+    var turn = document.querySelector("#main [data-your-turn]");
+    var now = turn && location.pathname + turn.dataset.yourTurn;
+    if (now && now !== turnFelt) feel("turn");
+    turnFelt = now;
+  }
+
   function pageReady() {
+    feelReady();
+    yourTurn();
     restoreWaiting();
     rememberedPanels();
     readClock();
@@ -346,6 +389,7 @@
     if (when === "load") return;
     var urgent = document.getElementById("announce-urgent");
     var polite = document.getElementById("announce-polite");
+    if (fresh.length) feel("refused");
     if (urgent && fresh.length) say(urgent, fresh.join(" "));
     if (polite && news.length) say(polite, news.join(" "));
   }
@@ -457,6 +501,7 @@
     item.className = "refused";
     item.setAttribute("role", "alert");
     item.textContent = box.dataset.refused + " " + message;
+    feel("refused");
     box.appendChild(item);
     setTimeout(function () { if (item.parentNode) item.parentNode.removeChild(item); }, 15000);
   }
