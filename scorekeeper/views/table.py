@@ -283,8 +283,8 @@ def screen_content(state: games.GameState) -> str:
 PLAYED_SCREEN = PushedPage(screen_content)
 
 
-# The full-screen button's script comes with the big screen alone.
-SCREEN_ASSETS = (("static", "screen.js"),)
+# The big screen's styles and its full-screen button's script come with its page alone.
+SCREEN_ASSETS = (("static", "screen.css"), ("static", "screen.js"))
 
 
 @bp.get("/games/<public_id>/screen")
