@@ -328,7 +328,7 @@
     });
   }
 
-  // "Your turn" (Wizard's bids in turn) is felt once for each time it comes.
+  // "Your turn" (a game whose bids go in turn) is felt once for each time it comes.
   var turnFelt = null;
   function yourTurn() {
     var turn = document.querySelector("#main [data-your-turn]");
@@ -346,6 +346,8 @@
     runCount();
   }
   document.addEventListener("DOMContentLoaded", pageReady);
+  // The service worker keeps the app's files and its offline page (only over HTTPS or on this computer).
+  if (navigator.serviceWorker) navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
   window.addEventListener("load", showResultCard);
   document.addEventListener("htmx:afterSettle", pageReady);
 

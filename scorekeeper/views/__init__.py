@@ -14,7 +14,7 @@ from .. import kinds, service
 
 bp = Blueprint("pages", __name__)
 
-from . import crews, headers, labels, matches, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
+from . import crews, headers, labels, matches, offline, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
 from .rendering import not_yours, page  # noqa: E402
 
 
