@@ -37,7 +37,22 @@
       try { localStorage.setItem("feel", feelOn() ? "0" : "1"); } catch (e) { /* storage off: it stays off */ }
       feelReady();
     }
+    var share = event.target.closest("[data-share]");
+    if (share) load(share.dataset.script, function () { window.shareResult(share); });
   });
+
+  // A script one control alone needs, loaded the first time it is: `then` runs once it is there.
+  function load(src, then) {
+    var script = document.querySelector('script[src="' + src + '"]');
+    if (script && script.dataset.loaded) return then && then();
+    if (!script) {
+      script = document.createElement("script");
+      script.src = src;
+      script.onload = function () { script.dataset.loaded = "1"; };
+      document.head.appendChild(script);
+    }
+    if (then) script.addEventListener("load", then);
+  }
 
   // The count felt and heard, where this device's player asked for it (off until then): the header's toggle says
   // which, remembered; feel.js, loaded once it is on, vibrates and plays the app's sounds.
@@ -48,12 +63,7 @@
     var toggle = document.getElementById("feel");
     if (!toggle) return;
     toggle.setAttribute("aria-pressed", String(feelOn()));
-    if (feelOn() && !window.feelIt && !document.getElementById("feel-script")) {
-      var script = document.createElement("script");
-      script.id = "feel-script";
-      script.src = toggle.dataset.script;
-      document.head.appendChild(script);
-    }
+    if (feelOn()) load(toggle.dataset.script);
   }
   function feel(what) {
     if (window.feelIt && feelOn()) window.feelIt(what);

@@ -8,7 +8,7 @@ from typing import Any
 
 from babel.lists import format_list
 from flask import Flask, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import format_date, get_locale, gettext
 
 from .. import kinds
 from ..problems import MAX_NAME, Problem
@@ -75,6 +75,11 @@ def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = ()) -> list[
             for endpoint, filename in (*own, *page)]
 
 
+def finished_on(game: Any) -> str:
+    """The day a finished game ended, as the page's language writes a date ("26 November 2026")."""
+    return format_date(game.finished_at, format="long") if game.finished_at else ""
+
+
 def game_label(game: Any) -> str:
     """A game's name in a list, as its kind gives it (a Skull King game's ruleset, a free pad's game as typed)."""
     return kinds.kind_of(game).label(game)
@@ -94,6 +99,7 @@ def init_app(app: Flask) -> None:
         language_names=LANGUAGE_NAMES,
         join_names=join_names,
         game_label=game_label,
+        finished_on=finished_on,
         header_name=header_name,
         game_assets=game_assets,
         # The games the start page offers besides the first, whose new game is its big button.
