@@ -134,6 +134,9 @@ class GameKind(Protocol[SetupT, PlayT]):
     # Its own style sheets and scripts, (endpoint, filename) for `url_for`: the table's frame loads them with its
     # pages, never inside a part a tap swaps (`views.labels.game_assets`).
     ASSETS: tuple[tuple[str, str], ...]
+    # Its rules page (`/games/<id>/rules`, linked from every screen of a game): the cards, what beats what, the
+    # points and the options of the game shown, from `rules_context`, which reads them from its scoring module.
+    RULES_TEMPLATE: str
 
     @property
     def played_rules(self) -> PlayedRules[SetupT] | None:
@@ -163,6 +166,7 @@ class GameKind(Protocol[SetupT, PlayT]):
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None, int]: ...
     def start(self, setup: SetupT, plays: Sequence[PlayT]) -> Started: ...
     def played(self, game: Any) -> list[PlayT]: ...
+    def rules_context(self, setup: SetupT) -> dict[str, Any]: ...
 
 
 class PlayedRules(Protocol[SetupT]):
@@ -174,6 +178,7 @@ class PlayedRules(Protocol[SetupT]):
     TITLE: str
     TEMPLATE: str  # its one screen
     NEW_TEMPLATE: str
+    RULES_TEMPLATE: str  # its rules page
 
     def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
@@ -192,6 +197,7 @@ class PlayedRules(Protocol[SetupT]):
                    actor: Actor, secrets: Secrets) -> object: ...
     def summary(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None]: ...
+    def rules_context(self, setup: SetupT) -> dict[str, Any]: ...
 
 
 class OnPlays(Generic[SetupT]):
@@ -200,7 +206,7 @@ class OnPlays(Generic[SetupT]):
     def __init__(self, rules: PlayedRules[SetupT]) -> None:
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
-        self.NEW_TEMPLATE = rules.NEW_TEMPLATE
+        self.NEW_TEMPLATE, self.RULES_TEMPLATE = rules.NEW_TEMPLATE, rules.RULES_TEMPLATE
         # Its secret entries, if its rules have any (`Applied.secret`): each play collects the first of them.
         self.SECRETS: tuple[str, ...] = tuple(getattr(rules, "SECRETS", ()))
         # Its own style sheets and scripts, if its screen has any.
@@ -283,6 +289,10 @@ class OnPlays(Generic[SetupT]):
     def played(self, game: Any) -> list[Any]:
         """The closed plays of a stored game, in order."""
         return [p.data for p in game.plays if p.closed]
+
+    def rules_context(self, setup: SetupT) -> dict[str, Any]:
+        """What its rules page shows of this game, from its rules."""
+        return self.rules.rules_context(setup)
 
 
 class Shelf:

@@ -283,6 +283,20 @@ def screen_content(state: games.GameState) -> str:
 PLAYED_SCREEN = PushedPage(screen_content)
 
 
+# The rules pages' styles come with them alone.
+RULES_ASSETS = (("static", "rules.css"),)
+
+
+@bp.get("/games/<public_id>/rules")
+def rules(public_id: str):
+    """The rules of the game shown, as it is played: its cards, what beats what, the points and its options, read
+    from its kind's scoring rules (no number written twice)."""
+    state = load_state(public_id)
+    kind = kinds.kind_of(state)
+    return page(kind.RULES_TEMPLATE, title=gettext("Rules"), page_assets=RULES_ASSETS, game=state,
+                label=kind.label(state), **kind.rules_context(kind.setup_of(state)))
+
+
 # The big screen's styles and its full-screen button's script come with its page alone.
 SCREEN_ASSETS = (("static", "screen.css"), ("static", "screen.js"))
 

@@ -29,6 +29,7 @@ FORMAT = "high-card-pad"
 TITLE = "High card"
 TEMPLATE = "highcard/round.html"
 NEW_TEMPLATE = "highcard/new.html"
+RULES_TEMPLATE = "highcard/rules.html"
 # Each player's card of a round is secret until all are in and the count has run.
 SECRETS = ("card",)
 
@@ -50,6 +51,10 @@ def wins(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[int]:
         for seat, value in cards.items():
             won[seat] += value == best
     return won
+
+
+def rules_context(setup: Setup) -> dict[str, Any]:
+    return {"target": setup.target}
 
 
 def setup_from_form(form: Any) -> NewMatch:

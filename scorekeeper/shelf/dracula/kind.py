@@ -11,7 +11,7 @@ from ...access import Actor
 from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
-from . import pad
+from . import pad, rules
 from .rules import (
     DEFAULT_TARGET,
     ENTRY_ORDER,
@@ -36,6 +36,10 @@ TEMPLATE = "dracula/round.html"
 NEW_TEMPLATE = "dracula/new.html"
 # The coffin's picker, Dracula's own: its style and script.
 ASSETS = (("static", "dracula/coffin.css"), ("static", "dracula/coffin.js"))
+RULES_TEMPLATE = "dracula/rules.html"
+# One line of each kind, to read its multiplier from the rules: one suit, one colour, a pair of a suit, none.
+MULTIPLIER_LINES = {"suit": ("2H", "5H", "9H"), "colour": ("2H", "5D", "9H"), "pair": ("2H", "5H", "9S"),
+                    "none": ("2H", "5S", "9C")}
 
 
 def setup_from_form(form: Any) -> NewMatch[Setup]:
@@ -175,3 +179,14 @@ def label(options: Mapping[str, Any]) -> str:
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     """The game as BG Stats knows it (by name: no BoardGameGeek id confirmed)."""
     return "Dracula", None
+
+
+def rules_context(setup: Setup) -> dict[str, Any]:
+    """Its rules page: each card's value on either way and the lines' multipliers, read from its rules, with this
+    game's target."""
+    values = [(rank, rules.value(rank + "S", rules.QUEEN), rules.value(rank + "S", rules.KING))
+              for rank in rules.RANKS]
+    multipliers = {kind: rules.multiplier(cards) for kind, cards in MULTIPLIER_LINES.items()}
+    return {"values": values, "multipliers": multipliers,
+            "rounds_per_set": rules.ROUNDS_PER_SET, "target": setup.target, "vampires": rules.VAMPIRES,
+            "queen": setup.queen, "king": setup.king}

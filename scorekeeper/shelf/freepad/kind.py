@@ -11,7 +11,7 @@ from ...forms import MOST_NAMES_READ
 from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
-from . import pad
+from . import pad, rules
 from .rules import (
     BY_HOST,
     BY_ROUNDS,
@@ -32,6 +32,7 @@ FORMAT = pad.FORMAT
 TITLE = N_("Free pad")
 TEMPLATE = "freepad/round.html"
 NEW_TEMPLATE = "freepad/new.html"
+RULES_TEMPLATE = "freepad/rules.html"
 # A whole number, negative allowed, with a typed minus of any kind (phones offer − and –).
 WHOLE = re.compile(r"[-−–]?[0-9]{1,7}")
 
@@ -226,3 +227,9 @@ def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     """The game as BG Stats knows it: by the name typed (BG Stats matches it), no BoardGameGeek id."""
     return setup.game, None
+
+
+def rules_context(setup: Setup) -> dict[str, Any]:
+    """Its rules page: the game's own rules are the players'; the pad's are who wins and when it ends."""
+    return {"game_name": setup.game, "lowest_wins": setup.lowest_wins, "end": setup.end, "limit": setup.limit,
+            "by_target": rules.BY_TARGET, "by_rounds": rules.BY_ROUNDS, "teams": bool(setup.teams)}

@@ -12,7 +12,7 @@ from ...forms import MOST_NAMES_READ
 from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard
-from . import pad
+from . import pad, rules
 from .rules import (
     DEFAULT_TARGET,
     GameResult,
@@ -32,6 +32,7 @@ TITLE = N_("Skip-Bo match")
 TEMPLATE = "skipbo/match.html"
 NEW_TEMPLATE = "skipbo/new.html"
 ASSETS = (("static", "skipbo/match.css"),)
+RULES_TEMPLATE = "skipbo/rules.html"
 
 
 def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setup]) -> int:
@@ -214,3 +215,9 @@ def label(options: Mapping[str, Any]) -> str:
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     """The game as BG Stats knows it (by name: no BoardGameGeek id confirmed)."""
     return "Skip-Bo", None
+
+
+def rules_context(setup: Setup) -> dict[str, Any]:
+    """Its rules page: how a game and the match are scored, with this match's stock piles and target."""
+    return {"win_points": rules.WIN_POINTS, "per_card": rules.PER_CARD, "stock": setup.stock,
+            "target": setup.target, "teams": bool(setup.teams)}

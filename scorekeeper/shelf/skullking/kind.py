@@ -22,6 +22,7 @@ from ...views.pushed import pages_of as pushed_pages_of
 from . import NAME, forms, hands, pad, reading, rules, storage, words
 from .feats import summary
 from .rules import Hand, Table
+from .sheet import sheet
 
 
 class SkullKing:
@@ -32,6 +33,7 @@ class SkullKing:
     FORMAT = pad.FORMAT
     TITLE = N_("Skull King")
     NEW_TEMPLATE = "skullking/new.html"
+    RULES_TEMPLATE = "skullking/rules.html"
     # The table's style sheet and script are all its pages need.
     ASSETS: tuple[tuple[str, str], ...] = ()
     # As BG Stats knows it: its BoardGameGeek id (see the README).
@@ -124,6 +126,10 @@ class SkullKing:
     def start(self, table: Table, played: Sequence[Hand]) -> Started:
         """A new game's hands: an imported pad's, and the next one open to bid."""
         return hands.started(table, list(played))
+
+    def rules_context(self, table: Table) -> dict[str, Any]:
+        """Its rules page: the cards, what beats what and the points of this table's rules and options."""
+        return sheet(table)
 
     def played(self, game: Any) -> list[Hand]:
         """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""

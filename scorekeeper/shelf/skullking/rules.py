@@ -101,6 +101,12 @@ EXPANSION_SPEC = RulesetSpec(
 )
 
 LOOT_BONUS = 20
+# A hand's points, as the rulebooks give them (the rules page shows these same numbers).
+BID_MADE_PER_TRICK = 20  # a bid of one or more, made: per trick bid
+MISSED_PER_TRICK = 10  # a bid missed: minus this per trick off
+ZERO_BID_PER_CARD = 10  # a zero bid: plus this per card dealt if made, minus if missed
+RASCAL_STAKE_PER_CARD = 10  # Rascal's scoring: the stake per card dealt, all of it exact, half one off
+CANNONBALL_PER_CARD = 15  # Rascal's cannonball: per card dealt, on an exact bid only
 
 # The tricks won of a whole hand do not add up: named, so screens can tell "tricks missing" from a clash.
 TRICKS_SUM = N_("the tricks won add up to %(total)d (%(breakdown)s), but they must add up to the cards dealt: "
@@ -268,9 +274,9 @@ def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[i
     bid, tricks = entry.bid or 0, entry.tricks or 0
     bonus = capture_bonus(table, entry)
     if table.ruleset == "modern" and table.options.scoring == "rascal":
-        stake = 10 * cards
+        stake = RASCAL_STAKE_PER_CARD * cards
         if entry.shot == "cannonball":
-            return (15 * cards, bonus) if made else (0, 0)
+            return (CANNONBALL_PER_CARD * cards, bonus) if made else (0, 0)
         miss = abs(tricks - bid)
         if miss == 0:
             return stake, bonus
@@ -280,8 +286,8 @@ def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[i
             return stake // 2, (bonus - capture_bonus(table, entry, EXPANSION_BONUSES)) // 2
         return 0, 0
     if bid == 0:
-        return (10 * cards, bonus) if made else (-10 * cards, 0)
-    return (20 * bid, bonus) if made else (-10 * abs(tricks - bid), 0)
+        return (ZERO_BID_PER_CARD * cards, bonus) if made else (-ZERO_BID_PER_CARD * cards, 0)
+    return (BID_MADE_PER_TRICK * bid, bonus) if made else (-MISSED_PER_TRICK * abs(tricks - bid), 0)
 
 
 def _hand_parts(table: Table, hand: Hand) -> dict[str, tuple[int, int]]:

@@ -91,7 +91,19 @@ def card_label(card: tricks.Card) -> str:
         return gettext("%(suit)s %(number)d with compass", suit=suit_label(card.suit or ""), number=card.number or 0)
     if card.kind == tricks.SUIT:
         return gettext("%(suit)s %(number)d", suit=suit_label(card.suit or ""), number=card.number or 0)
-    names = {
+    names = special_names()
+    if card.kind == tricks.VOLLEY and card.second is not None:
+        return gettext("Last Volley, then %(card)s", card=card_label(card.second))
+    if card.name in tricks.EITHER_WAY:
+        played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
+        return played % {"card": names[card.name]}
+    # A modern pirate's own name matters for its ability, not for who wins: the judge says "Pirate".
+    return names.get(card.name, names[card.kind])
+
+
+def special_names() -> dict[str, str]:
+    """The special cards' names by how the judge writes them, as the rulebook of the reader's language says them."""
+    return {
         tricks.ESCAPE: gettext("Escape"), tricks.PIRATE: gettext("Pirate"), tricks.MERMAID: gettext("Mermaid"),
         tricks.SKULL_KING: gettext("Skull King"), tricks.LOOT: gettext("Loot"), tricks.KRAKEN: gettext("Kraken"),
         tricks.WHITE_WHALE: gettext("White Whale"), "flag": gettext("Flag"), "scary mary": gettext("Scary Mary"),
@@ -101,13 +113,6 @@ def card_label(card: tricks.Card) -> str:
         # Mary Thorne by her name: Walk the Plank may have to tell her from another Pirate.
         "mary": gettext("Mary Thorne"),
     }
-    if card.kind == tricks.VOLLEY and card.second is not None:
-        return gettext("Last Volley, then %(card)s", card=card_label(card.second))
-    if card.name in tricks.EITHER_WAY:
-        played = gettext("%(card)s as Pirate") if card.kind == tricks.PIRATE else gettext("%(card)s as Escape")
-        return played % {"card": names[card.name]}
-    # A modern pirate's own name matters for its ability, not for who wins: the judge says "Pirate".
-    return names.get(card.name, names[card.kind])
 
 
 def init_app(app: Flask) -> None:

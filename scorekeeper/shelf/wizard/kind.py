@@ -18,7 +18,7 @@ from ...forms import MOST_NAMES_READ
 from ...kinds import Applied, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
-from . import pad
+from . import pad, rules
 from .rules import (
     IN_TURN,
     SECRET,
@@ -43,6 +43,7 @@ TEMPLATE = "wizard/round.html"
 NEW_TEMPLATE = "wizard/new.html"
 # Its style sheet ships in the package, beside its code.
 ASSETS = (("wizard.static", "wizard.css"),)
+RULES_TEMPLATE = "wizard/rules.html"
 # With secret bids, each phone's bid of a round is its own until the count shows them all.
 SECRETS = ("bid",)
 BID = "bid"
@@ -311,3 +312,10 @@ def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     """The game as BG Stats knows it (by name: no BoardGameGeek id confirmed by a stored page)."""
     return "Wizard", None
+
+
+def rules_context(setup: Setup) -> dict[str, Any]:
+    """Its rules page: the pack, the rounds, the points and the house rules of this game, from its rules."""
+    return {"suits": rules.SUITS, "ranks": rules.RANKS, "wizards": rules.WIZARDS, "jesters": rules.JESTERS,
+            "pack": rules.PACK, "rounds": setup.rounds, "bid_made": rules.BID_MADE, "per_trick": rules.PER_TRICK,
+            "secret": setup.bidding == rules.SECRET, "no_even_bids": setup.no_even_bids}

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from ...problems import N_, Problem
 
-PACK = 60
+# The pack: four suits of 1 to 13 (Jesters' lowest to Wizards' highest), four Wizards and four Jesters.
+SUITS, RANKS, WIZARDS, JESTERS = 4, 13, 4, 4
+PACK = SUITS * RANKS + WIZARDS + JESTERS
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 IN_TURN, SECRET = "in-turn", "secret"
 BIDDINGS = (IN_TURN, SECRET)
@@ -79,11 +81,16 @@ def forbidden_bid(setup: Setup, cards: int, others: Sequence[int]) -> int | None
     return rest if 0 <= rest <= cards else None
 
 
+# A round's points (the rules page shows these same numbers).
+BID_MADE = 20  # the bid made, whatever it is
+PER_TRICK = 10  # and this per trick won; a bid missed loses this per trick off
+
+
 def points(bid: int, tricks: int) -> int:
     """A player's points for a round: 20 + 10 per trick for the bid made, else −10 per trick off."""
     if tricks == bid:
-        return 20 + 10 * tricks
-    return -10 * abs(tricks - bid)
+        return BID_MADE + PER_TRICK * tricks
+    return -PER_TRICK * abs(tricks - bid)
 
 
 def round_points(played: Round) -> list[int]:
