@@ -140,6 +140,23 @@ def join_phones(browser, join_url: str, names) -> dict:
     return phones
 
 
+def new_classic_game(browser, base: str, names, script: str = "", locale: str = "en-GB", viewport=PHONE):
+    """A host's page of a new classic game for `names`, on a phone unless `viewport` says otherwise, with `script`
+    run in each of its pages before theirs (an instrument); once the game's first hand shows."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=viewport, locale=locale)
+    if script:
+        context.add_init_script(script)
+    host = context.new_page()
+    host.goto(base + "/games/new")
+    for seat, name in enumerate(names):
+        host.fill(f"#player-{seat}", name)
+    host.locator("form button.primary[type=submit]").last.click()
+    expect(host.locator(".facts .big")).to_be_visible()
+    return host
+
+
 def host_bids(host, bids: dict[int, int]) -> None:
     """The host bids for players without a phone, one after the other as a person would: each bid taken (the player
     shown ready, or the count started) before the next name is tapped, so the answer to one never closes the panel

@@ -43,6 +43,16 @@ def screens(url: str, clients: dict[str, FlaskClient], language: str) -> dict[st
     return seen
 
 
+def said_everywhere(url: str, clients: dict[str, FlaskClient], sayings: dict[str, str], bids: int, cards: int,
+                    phone: str, announcement: str) -> None:
+    """Every screen says the bids against the tricks in each language, and `phone`'s screen reader hears it."""
+    for language, said in sayings.items():
+        for name, page in screens(url, clients, language).items():
+            assert said.format(bids=bids, cards=cards) in words(page), (language, name)
+        page = clients[phone].get(url, headers={"Accept-Language": language}).get_data(as_text=True)
+        assert said.format(bids=bids, cards=cards) in announced(page, announcement), language
+
+
 @pytest.fixture
 def skull_king(database_url: str) -> Iterator[tuple[Flask, str, dict[str, FlaskClient]]]:
     """Classic rules, six cards: Anne and Ben on phones, Cara without one, a long count."""
@@ -67,11 +77,7 @@ def test_skull_king_says_the_bids_against_the_cards_dealt_once_they_show(skull_k
         assert "Bids:" not in words(page), name
     with app.app_context():
         end_count(url)
-    for language, said in SAID.items():
-        for name, page in screens(url, clients, language).items():
-            assert said.format(bids=5, cards=6) in words(page), (language, name)
-        phone = clients["anne"].get(url, headers={"Accept-Language": language}).get_data(as_text=True)
-        assert said.format(bids=5, cards=6) in announced(phone, "phase"), language
+    said_everywhere(url, clients, SAID, bids=5, cards=6, phone="anne", announcement="phase")
 
 
 def test_one_card_is_one_trick(database_url: str) -> None:
@@ -120,8 +126,4 @@ def test_wizard_says_the_bids_against_the_tricks_once_they_show(wizard) -> None:
         assert tap(clients[name], url, 2, bid=bid) == 200
     with app.app_context():
         end_count(url)
-    for language, said in SAID_IN_WIZARD.items():
-        for name, page in screens(url, clients, language).items():
-            assert said.format(bids=4, cards=2) in words(page), (language, name)
-        phone = clients["ben"].get(url, headers={"Accept-Language": language}).get_data(as_text=True)
-        assert said.format(bids=4, cards=2) in announced(phone, "entries"), language
+    said_everywhere(url, clients, SAID_IN_WIZARD, bids=4, cards=2, phone="ben", announcement="entries")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PHONE, host_bids, join_phones, screenshot
+from tests.browser import host_bids, join_phones, new_classic_game, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -22,17 +22,7 @@ HTMLMediaElement.prototype.play = function () {
 
 def new_host(browser, live_server: str, names=("Anne", "Ben")):
     """A host's page of a new classic game for `names`, every move of it recorded."""
-    from playwright.sync_api import expect
-
-    context = browser.new_context(viewport=PHONE, locale="en-GB")
-    context.add_init_script(RECORD)
-    host = context.new_page()
-    host.goto(live_server + "/games/new")
-    for seat, name in enumerate(names):
-        host.fill(f"#player-{seat}", name)
-    host.locator("form button.primary[type=submit]").last.click()
-    expect(host.locator(".facts .big")).to_have_text("1")
-    return host
+    return new_classic_game(browser, live_server, names, RECORD)
 
 
 def felt(page) -> list[list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import COUNT_TAPS, PHONE, host_bids, join_phones, screenshot
+from tests.browser import COUNT_TAPS, PHONE, host_bids, join_phones, new_classic_game, screenshot
 from tests.test_browser_a11y import scrolls_sideways, violations
 
 pytestmark = pytest.mark.browser
@@ -14,14 +14,7 @@ def start(browser, live_server: str, names: tuple[str, ...], cards: int, locale:
     """A host page with a classic game of `names` and `cards` cards in hand 1, counting its taps."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport=PHONE, locale=locale)
-    context.add_init_script(COUNT_TAPS)
-    host = context.new_page()
-    host.goto(live_server + "/games/new")
-    for seat, name in enumerate(names):
-        host.fill(f"#player-{seat}", name)
-    host.locator("form button.primary[type=submit]").last.click()
-    expect(host.locator(".facts .big")).to_be_visible()
+    host = new_classic_game(browser, live_server, names, COUNT_TAPS, locale)
     host.locator(".house-rule summary").click()
     host.fill("#cards", str(cards))
     host.locator(".house-rule button[type=submit]").click()
