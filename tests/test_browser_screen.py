@@ -9,6 +9,9 @@ from tests.test_browser_a11y import scrolls_sideways
 
 pytestmark = pytest.mark.browser
 
+# Six bids of 0 for the one trick of hand 1, as each language says it.
+BIDS_FOR_ONE_TRICK = {"en": "Bids: 0 for 1 trick", "de": "Ansagen: 0 für 1 Stich", "fr": "Annonces : 0 pour 1 pli",
+                      "it": "Dichiarazioni: 0 per 1 presa"}
 NAMES = ("Anne-Kathrin", "Maximilian", "Bartholomew", "Christabel", "Wolfgang-Amadeus", "Guinevere")
 
 
@@ -24,6 +27,9 @@ def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, languag
     host_bids(host, dict.fromkeys(range(len(NAMES)), 0))
     expect(host.locator("#loader-0")).to_be_visible()
     expect(tv.locator(".screen-pad tbody tr")).to_have_count(1)
+    # The bids against the tricks, on the room's screen and the host's, in the page's language.
+    for page in (tv, host):
+        expect(page.locator(".bids-total")).to_have_text(BIDS_FOR_ONE_TRICK[language])
     text = tv.locator(".big-screen").inner_text()
     assert "()" not in text and "1 cards" not in text and "1 Karten" not in text
     box = tv.locator(".big-screen").bounding_box()
