@@ -54,8 +54,8 @@
     if (then) script.addEventListener("load", then);
   }
 
-  // The count felt and heard, where this device's player asked for it (off until then): the header's toggle says
-  // which, remembered; feel.js, loaded once it is on, vibrates and plays the app's sounds.
+  // The count felt and heard, where this device's player asked for it (off until then): the toggle at the foot of a
+  // game's screen says which, remembered; feel.js, loaded once it is on, vibrates and plays the app's sounds.
   function feelOn() {
     try { return localStorage.getItem("feel") === "1"; } catch (e) { return false; }
   }
@@ -289,22 +289,27 @@
     var total = Math.max(revealAt - Date.now(), 250);
     var start = Date.now();
     var step = total / words.length;
+    // Each word felt once and in order, even when a busy phone's tick comes late and shows two at once.
+    var felt = 0;
+    function feelWords(shown) {
+      for (; felt < shown; felt++) feel(felt === 0 ? "yo" : felt < words.length - 1 ? "ho" : "ho2");
+    }
     function tick() {
       if (!document.body.contains(count)) return;
       var elapsed = Date.now() - start;
       var shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
       var text = words.slice(0, shown).join(" ");
-      if (count.textContent !== text) {
-        count.textContent = text;
-        feel(shown === 1 ? "yo" : shown < words.length ? "ho" : "ho2");
-      }
+      if (count.textContent !== text) count.textContent = text;
+      feelWords(shown);
       // The bids come with the stream: one that was down sends them when it is back.
       if (elapsed < total) setTimeout(tick, 100);
     }
     tick();
     // The reveal is felt at its moment, unless the count started again meanwhile (a bid changed).
     setTimeout(function () {
-      if (document.body.contains(count) || !document.querySelector("[data-reveal-at]")) feel("reveal");
+      if (!document.body.contains(count) && document.querySelector("[data-reveal-at]")) return;
+      feelWords(words.length);
+      feel("reveal");
     }, total);
   }
 
