@@ -119,6 +119,9 @@ def test_the_judge_with_the_keyboard_and_axe_in_every_language(browser, live_ser
     host.locator(".judge-link a").first.focus()
     host.keyboard.press("Enter")
     expect(host.locator(".judge")).to_be_visible()
+    # The keypad's script came with the page htmx opened: each group of keys is one stop for Tab.
+    expect(host.locator(".suit-keys .key[tabindex='0']")).to_have_count(1)
+    expect(host.locator(".suit-keys .key[tabindex='-1']")).not_to_have_count(0)
     # The keys are links: Tab reaches them, Enter plays one; the verdict is said by the page's standing region.
     assert host.locator("#verdict").get_attribute("data-announce") == "verdict"
     host.locator(".face-keys a").nth(1).focus()  # a Pirate
