@@ -33,6 +33,7 @@ class Example:
 
 
 def _judged(ruleset: str, written: str, expansion: bool = False) -> Example:
+    """A trick as the judge writes it, in the reader's words, with the judge's verdict."""
     cards = tricks.parse_trick(ruleset, written, expansion=expansion)
     judgement = tricks.judge(ruleset, cards, expansion=expansion)
     return Example(", ".join(card_label(card) for card in cards), reason_in_words(judgement.reason))
