@@ -54,6 +54,7 @@ def wins(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[int]:
 
 
 def rules_context(setup: Setup) -> dict[str, Any]:
+    """Its rules page: the rounds a player must win."""
     return {"target": setup.target}
 
 
