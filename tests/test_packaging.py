@@ -30,6 +30,10 @@ client = app.test_client()
 page = client.get("/games/new")
 assert page.status_code == 200 and b"Start the game" in page.data, page.status_code
 assert client.get("/static/htmx-2.0.11.min.js").status_code == 200
+# The service worker's script is a template too, and its sounds are static files.
+worker = client.get("/sw.js")
+assert worker.status_code == 200 and b"serviceWorker" not in worker.data and b"caches" in worker.data, worker.status_code
+assert client.get("/static/sounds/yo.wav").status_code == 200
 print("installed package works")
 """
 
