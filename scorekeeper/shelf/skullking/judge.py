@@ -13,7 +13,6 @@ from flask import request, url_for
 from flask_babel import gettext
 
 from ... import forms, service
-from ...problems import Problem
 from ...views.labels import say
 from ...views.rendering import page, see_other
 from ...views.sessions import credentials, load_state, visitor
@@ -21,7 +20,7 @@ from ...views.table import after
 from . import changes, reading, rules, tricks
 from .storage import Phase
 from .views import bp
-from .words import card_label, suit_label
+from .words import card_label, reason_in_words, suit_label
 
 
 @dataclass(frozen=True)
@@ -152,13 +151,6 @@ def judge_trick(public_id: str):
         off_suit=[(seat_of[i], card_label(cards[i])) for i in judgement.off_suit] if judgement else [],
         reason=reason_in_words(judgement.reason) if judgement else "",
     )
-
-
-def reason_in_words(reason: Problem) -> str:
-    """Why a card wins, in the reader's language, the suit it names too."""
-    if "suit" in reason.params:
-        reason = replace(reason, params={**reason.params, "suit": suit_label(str(reason.params["suit"]))})
-    return say(reason)
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/trick")

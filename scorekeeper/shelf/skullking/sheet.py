@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rules, tricks
-from .judge import reason_in_words
-from .words import capture_label, card_label, ruleset_name, special_names, suit_label
+from .words import capture_label, card_label, reason_in_words, ruleset_name, special_names, suit_label
 
 # What beats what, in examples: each trick (as the judge writes one) judged by the judge, strongest rule first.
 EXAMPLES = {

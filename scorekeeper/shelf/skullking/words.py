@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from flask import Flask
 from flask_babel import gettext
 
-from ...views.labels import join_names
+from ...problems import Problem
+from ...views.labels import join_names, say
 from . import rules, tricks
 from .forms import CAPTURE_TOGGLES, MAX_SEATS, RARE_CAPTURES
 from .storage import Phase
@@ -65,7 +67,6 @@ def capture_label(kind: str) -> str:
     return labels[kind]
 
 
-
 def shot_label(shot: str) -> str:
     """A cannon's load for people."""
     return {"grapeshot": gettext("Grapeshot"), "cannonball": gettext("Cannonball")}[shot]
@@ -99,6 +100,13 @@ def card_label(card: tricks.Card) -> str:
         return played % {"card": names[card.name]}
     # A modern pirate's own name matters for its ability, not for who wins: the judge says "Pirate".
     return names.get(card.name, names[card.kind])
+
+
+def reason_in_words(reason: Problem) -> str:
+    """Why a card wins, in the reader's language, the suit it names too."""
+    if "suit" in reason.params:
+        reason = replace(reason, params={**reason.params, "suit": suit_label(str(reason.params["suit"]))})
+    return say(reason)
 
 
 def special_names() -> dict[str, str]:
