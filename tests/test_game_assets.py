@@ -4,6 +4,7 @@ and a tap's answer carries none, so a tap is one request."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -74,3 +75,14 @@ def test_the_pad_s_print_style_comes_with_the_pad_alone(app: Flask) -> None:
     assert "skullking/print.css" in assets_block(host.get(url + "/pad").get_data(as_text=True))
     opened = host.get(url + "/pad", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "skullking/print.css" in assets_block(opened) and 'hx-swap-oob="true"' in opened
+
+
+def test_the_service_worker_keeps_every_file_the_offline_page_loads(app: Flask) -> None:
+    """The offline page shows without the network only if the worker kept each file its frame loads: the worker's
+    list (`views.offline.FRAME_FILES`) and the frame (`base.html`) stay one."""
+    client = app.test_client()
+    offline = client.get("/offline").get_data(as_text=True)
+    loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+)"', offline))
+    worker = client.get("/sw.js").get_data(as_text=True)
+    kept = set(json.loads(re.search(r"const KEPT = (\[.*?\]);", worker).group(1)))
+    assert loaded and loaded <= kept, loaded - kept
