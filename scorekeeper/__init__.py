@@ -38,6 +38,10 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         template_folder=resource_dir("templates"),
         static_folder=resource_dir("static"),
     )
+    from .extensions import TemplateEnvironment
+
+    # Set before anything renders: the environment is made on first use.
+    app.jinja_environment = TemplateEnvironment
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SECRET_KEY=None,
