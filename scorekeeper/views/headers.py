@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
 
 # Pages load their scripts and styles from static/ only; nothing inline runs.
@@ -24,10 +24,19 @@ CONTENT_SECURITY_POLICY = "; ".join((
 
 
 class SessionCookies(SecureCookieSessionInterface):
-    """The session cookie is Secure whenever the page came over HTTPS (seen through ProxyFix)."""
+    """The session cookie: Secure whenever the page came over HTTPS (seen through ProxyFix); its 30 days counted
+    afresh when a page is opened, not with every tap or live stream (signing and sending it again there was a
+    share of each tap's work for nothing: the page the phone opened had just set it)."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """Set when changed, or when a page (not a live stream) is opened."""
+        if session.modified:
+            return True
+        opened_page = request.method == "GET" and not request.path.endswith("/events")
+        return bool(session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"] and opened_page)
 
 
 def protect(response: Response) -> Response:
