@@ -103,9 +103,9 @@ def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> s
     return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[], card_key=key, **context)
 
 
-def match_page(public_id: str, status: int = 200, problems: list[str] | None = None):
-    """The one screen of a shelf game: the shared table, this browser's own card, the leaderboard and the pad."""
-    state = load_state(public_id)
+def match_page(state: games.GameState, status: int = 200, problems: list[str] | None = None):
+    """The one screen of a shelf game (as read for this request): the shared table, this browser's own card, the
+    leaderboard and the pad."""
     following = follow_next_game(state) if request.args.get("follow") else None
     if following and status == 200:
         # The host started the next game with these players: a phone that follows its link (pushed to every
@@ -122,10 +122,10 @@ def match_page(public_id: str, status: int = 200, problems: list[str] | None = N
 @bp.post("/games/<public_id>/play")
 def play(public_id: str):
     """A tap on a shelf game's screen: who went out, cards left, a coffin."""
-    found = played(load_state(public_id))
-    change = found.kind.parse_change(request.form)
+    state = load_state(public_id)
+    change = played(state).kind.parse_change(request.form)
     if change is None:
-        return match_page(public_id, 422,
+        return match_page(state, 422,
                           [gettext("The request could not be understood. Reload the page and try again.")])
     drawn_for = request.form.get("play", "")
     decide = service.by_rules(change, int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
@@ -134,18 +134,18 @@ def play(public_id: str):
     if outcome.stale:
         # Nothing was applied (a tap sent again after its round closed): htmx's page says so.
         if is_htmx():
-            return match_page(public_id, 422, [say(service.MOVED_ON)])
+            return match_page(load_state(public_id), 422, [say(service.MOVED_ON)])
         return see_other(url_for("pages.game", public_id=public_id))
     if not outcome.ok:
-        return match_page(public_id, 422, [say(p) for p in outcome.problems])
+        return match_page(load_state(public_id), 422, [say(p) for p in outcome.problems])
     url = url_for("pages.game", public_id=public_id)
     # htmx gets the screen in this answer; a plain form is sent there (post/redirect/get).
-    return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
+    return shown_after_change(match_page(load_state(public_id)), url) if is_htmx() else see_other(url)
 
 
-def show_played(public_id: str, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
+def show_played(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
     """The one screen of a game whose plays the table keeps, with the problems of a refused change."""
-    return match_page(public_id, status, [say(p) for p in problems or []])
+    return match_page(state, status, [say(p) for p in problems or []])
 
 
 # How the games whose plays the table keeps are shown and pushed: the same for every such kind.

@@ -23,8 +23,8 @@ def card_fingerprint(parts: object) -> str:
 class PushedPage:
     """A page whose stream pushes its shared part (`#table`, rendered once per edition and language), if it has
     one, and its own card, if it has one (its key, and its html drawn with that key when the key changed; None:
-    no card to show). A game's own screen is drawn by `show` too (with a status, the problems of a refused
-    change, and what else its forms pass on)."""
+    no card to show). A game's own screen is drawn by `show` too (from the game as read for the request, with a
+    status, the problems of a refused change, and what else its forms pass on)."""
 
     shared: Callable[[games.GameState], str] | None
     card_key: Callable[[games.GameState, Actor], str] | None = None

@@ -45,11 +45,11 @@ def game_page_of(state: games.GameState) -> PushedPage:
     return found
 
 
-def show_game(public_id: str, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
-    """The game as this browser may see it, drawn by its kind."""
-    show = game_page_of(load_state(public_id)).show
+def show_game(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
+    """The game (as read for this request) as this browser may see it, drawn by its kind."""
+    show = game_page_of(state).show
     assert show is not None, "a game's screen is drawn"
-    return show(public_id, status, problems, **extra)
+    return show(state, status, problems, **extra)
 
 
 def after(outcome: service.Outcome, **extra: Any):
@@ -59,18 +59,18 @@ def after(outcome: service.Outcome, **extra: Any):
     `extra`: what the kind's page shows again of a refused form.
     """
     if not outcome.ok:
-        return show_game(outcome.public_id, 422, list(outcome.problems), **extra)
+        return show_game(load_state(outcome.public_id), 422, list(outcome.problems), **extra)
     if outcome.stale and is_htmx():
         # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
-        return show_game(outcome.public_id, 422, [service.MOVED_ON])
+        return show_game(load_state(outcome.public_id), 422, [service.MOVED_ON])
     url = url_for("pages.game", public_id=outcome.public_id)
-    return shown_after_change(show_game(outcome.public_id), url) if is_htmx() else see_other(url)
+    return shown_after_change(show_game(load_state(outcome.public_id)), url) if is_htmx() else see_other(url)
 
 
 @bp.get("/games/<public_id>")
 def game(public_id: str):
     """The game as this browser may see it: the hand being played, or a game's one screen."""
-    return show_game(public_id)
+    return show_game(load_state(public_id))
 
 
 @bp.get("/games/<public_id>/join.svg")

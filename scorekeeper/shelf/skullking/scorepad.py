@@ -111,7 +111,7 @@ def end(public_id: str):
         return open_page(following)
     if game.kind != NAME:
         # The other games' one screen is their end page too: the winner on top, the pad below.
-        return show_game(public_id)
+        return show_game(game)
     if reading.current_hand(game) is not None:
         return see_other(url_for("pages.game", public_id=public_id))
     standing = reading.standings(games.as_seen_by(game, None))

@@ -178,10 +178,11 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     return card_fingerprint(parts)
 
 
-def game_page(public_id: str, status: int = 200, problems: list[Problem] | None = None, form: Any = None,
+def game_page(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, form: Any = None,
               typed: rules.Entry | None = None):
-    """The game as this browser may see it: the shared table, and its own card (host, phone or viewer)."""
-    state = load_state(public_id)
+    """The game (as read for this request) as this browser may see it: the shared table, and its own card (host,
+    phone or viewer)."""
+    public_id = state.public_id
     me = identify(state, credentials(public_id))
     if problems and me.role == Role.VIEWER:
         # A viewer has no forms: whatever it sent was not its to send.
@@ -262,7 +263,7 @@ def hand(public_id: str, number: int):
             seats = (me.seat,)
     parsed = hand_forms.parse_results(request.form, table, number, seats)
     if parsed.problems:
-        return game_page(public_id, 422, parsed.problems, request.form if me.is_host else None)
+        return game_page(game, 422, parsed.problems, request.form if me.is_host else None)
     results = Results(intent, parsed.reports, parsed.lost_tricks)
     outcome = service.play(public_id, credentials(public_id),
                            lambda game, actor: changes.record_results(game, actor, number, results))

@@ -93,4 +93,4 @@ def correct_round(public_id: str, number: int):
     if not outcome.ok:
         return _form_page(public_id, number, 422, [say(p) for p in outcome.problems])
     url = url_for("pages.game", public_id=public_id)
-    return shown_after_change(match_page(public_id), url) if is_htmx() else see_other(url)
+    return shown_after_change(match_page(load_state(public_id)), url) if is_htmx() else see_other(url)
