@@ -16,6 +16,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import delete, func, select
@@ -69,10 +70,14 @@ def prune_events(session) -> int:
 class Watcher:
     """Follows the event log and wakes the streams waiting on the games that changed."""
 
-    def __init__(self, session_factory: Callable, listen_url: str | None = None) -> None:
+    def __init__(self, session_factory: Callable, listen_url: str | None = None,
+                 committed_since: Callable[[], bool] | None = None) -> None:
         self.session_factory = session_factory
         # A PostgreSQL address to LISTEN on; None polls the event log instead.
         self.listen_url = listen_url
+        # Whether anything may have been committed since it was last asked (SQLite: `DataVersion`): while not,
+        # a poll reads no log. None: every poll reads it.
+        self.committed_since = committed_since
         self.listening = False
         # One lock, and one waiting point per game that has a stream open.
         self.lock = threading.Lock()
@@ -100,6 +105,8 @@ class Watcher:
 
     def poll(self) -> None:
         """Read new events and wake the streams of their games."""
+        if self.last_event is not None and self.committed_since is not None and not self.committed_since():
+            return
         with self.session_factory() as session:
             if self.last_event is None:
                 self.last_event = session.scalar(select(func.max(Event.id))) or 0
@@ -242,6 +249,40 @@ class Watcher:
             self._leave(game_id)
 
 
+class DataVersion:
+    """Whether any other connection committed to an SQLite database since the last look: its `data_version`, read
+    on a connection of its own that never writes, with no table read and no transaction.
+
+    Most polls of the event log find nothing new; this is what they cost instead (no session, no pooled
+    connection checked and pinged, no statement compiled). A failure says "yes", and the log is read.
+    """
+
+    def __init__(self, connect: Callable[[], Any]) -> None:
+        self.connect = connect
+        self.connection: Any = None
+        self.seen: int | None = None
+
+    def __call__(self) -> bool:
+        try:
+            if self.connection is None:
+                self.connection = self.connect()
+            version = self.connection.driver_connection.execute("PRAGMA data_version").fetchone()[0]
+        except Exception:
+            self.close()
+            return True
+        moved, self.seen = version != self.seen, version
+        return moved
+
+    def close(self) -> None:
+        """Let the connection go (it is opened again when next asked)."""
+        connection, self.connection, self.seen = self.connection, None, None
+        if connection is not None:
+            try:
+                connection.close()
+            except Exception:
+                pass
+
+
 # --- the app's watcher, and the wake-up when a change commits ------------------------------
 
 
@@ -265,7 +306,18 @@ def listen_address(app: Flask) -> str | None:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def sqlite_data_version(app: Flask) -> DataVersion | None:
+    """On SQLite, the watcher's cheap look for commits (`DataVersion`) on a connection of the app's engine; None
+    elsewhere."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name != "sqlite":
+        return None
+    # The pool's connection is kept checked out (held here) for as long as the process runs.
+    return DataVersion(engine.raw_connection)
+
+
 def init_app(app: Flask) -> None:
     """Give `app` its watcher; every change the table stores wakes this process's streams (`rows.store`), in a
     request or not (the command line, a test)."""
-    app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app))
+    app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app), sqlite_data_version(app))
