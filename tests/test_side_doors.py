@@ -211,6 +211,24 @@ def test_the_session_cookie_is_secure_behind_an_https_proxy(database_url: str) -
     assert response.status_code == 303 and "Secure" in response.headers["Set-Cookie"]
 
 
+def test_the_session_cookie_is_sent_again_when_a_page_opens_not_with_each_tap_or_stream(app: Flask,
+                                                                                        client: FlaskClient) -> None:
+    """Opening a page counts the cookie's 30 days afresh; a tap that changes nothing in the session, and a live
+    stream, send no cookie (re-signing it was work for nothing); a tap that does change it (a seat taken) sends it."""
+    url = new_game(client, ["Anne", "Ben"])
+    phone = app.test_client()
+    joined = phone.post(f"{url}/join", data={"seat": 0})
+    assert "Set-Cookie" in joined.headers, "the seat's secret is kept"
+    opened = phone.get(url)
+    assert opened.status_code == 200 and "Expires=" in opened.headers["Set-Cookie"]
+    tapped = phone.post(f"{url}/hands/1/bid", data={"bid": 1}, headers={"HX-Request": "true"})
+    assert tapped.status_code == 200 and "Set-Cookie" not in tapped.headers
+    events = phone.get(f"{url}/events", buffered=False)
+    assert "Set-Cookie" not in events.headers
+    events.close()
+    assert bid_of(app, url, 0) == 1
+
+
 def test_pages_with_a_card_are_never_stored_and_https_is_kept_behind_a_proxy(database_url: str) -> None:
     app = make_app(database_url, TRUSTED_PROXIES=1)
     browser = app.test_client()
