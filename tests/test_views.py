@@ -489,6 +489,25 @@ def test_the_browser_language_is_the_default(client: FlaskClient) -> None:
     assert '<html lang="en">' in text(client.get("/", headers={"Accept-Language": "nl"}))
 
 
+def test_a_template_speaks_the_language_in_force_even_when_it_changes_within_a_request(app: Flask) -> None:
+    """Templates keep a request's translations at hand; a language forced for a part of the request (Flask-Babel's
+    force_locale) is followed, and the request's own comes back after it."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    said = ("{{ _('Sorry') }} | {{ ngettext('%(names)s is checking their result; the hand waits:', "
+            "'%(names)s are checking their results; the hand waits:', 2, names='A, B') }}")
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        german = render_template_string(said)
+        with force_locale("fr"):
+            french = render_template_string(said)
+        again = render_template_string(said)
+    assert german == again and german.startswith("Entschuldigung |") and french.startswith("Désolé |")
+    assert all(" | A, B " in words and "checking" not in words for words in (german, french))
+    with app.test_request_context("/", headers={"Accept-Language": "it"}):
+        assert render_template_string(said) not in (german, french)
+
+
 # --- protection and errors -----------------------------------------------------------
 
 
