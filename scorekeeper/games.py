@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, exists, literal, select
 from sqlalchemy.orm import selectinload
 
 from . import kinds
@@ -206,13 +206,20 @@ def read_state(game_id: int) -> GameState | None:
 
 
 _games, _seats, _secrets = Game.__table__, Seat.__table__, SecretEntry.__table__
+_requests, _events = SeatRequest.__table__, Event.__table__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
            _games.c.host_token, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
            _games.c.deleted_at,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
-           _seats.c.token_hash)
+           _seats.c.token_hash,
+           # Whether there is anything to read of the rarer rows (seat requests, entries cleared when a seat changed
+           # phones): most games have none, and are read with two statements fewer.
+           exists().where(_requests.c.game_id == _games.c.id).label("has_requests"),
+           exists().where(_events.c.game_id == _games.c.id, _events.c.hand == _games.c.count_play,
+                          _events.c.kind.startswith(literal(CLEARED) + _games.c.count_name + literal(" ")))
+           .label("has_cleared"))
     .join_from(_games, _seats, _seats.c.game_id == _games.c.id)
     .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.position))
 
@@ -227,7 +234,6 @@ _SECRETS_OF_GAME = (
     .join_from(_secrets, _games, _games.c.id == _secrets.c.game_id)
     .where(_secrets.c.game_id == bindparam("game_id")).order_by(_secrets.c.play, _secrets.c.name, _secrets.c.seat))
 
-_requests = SeatRequest.__table__
 _REQUESTS_OF_GAME = (
     select(_games.c.version, _requests.c.id, _requests.c.position, _requests.c.code, _requests.c.token_hash,
            _requests.c.turned_away)
@@ -253,12 +259,16 @@ def _read_game_once(game_id: int) -> GameState | None:
     if kind.SECRETS:
         secret_rows = at_version(connection.execute(_SECRETS_OF_GAME, {"game_id": game_id}).all(), first.version)
         secrets = tuple(SecretState(r.play, r.seat, r.name, r.value) for r in secret_rows)
-    request_rows = at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
-    requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away)) for r in request_rows)
+    requests: tuple[RequestState, ...] = ()
+    if first.has_requests:
+        request_rows = at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
+        requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away))
+                         for r in request_rows)
+    cleared = _cleared(connection, game_id, count) if first.has_cleared else frozenset()
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
                      first.version, first.host_token, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
-                     requests, first.next_game, plays, secrets, count, _cleared(connection, game_id, count),
+                     requests, first.next_game, plays, secrets, count, cleared,
                      deleted_at=first.deleted_at)
 
 
