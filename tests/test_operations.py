@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper.clock import utcnow
 from scorekeeper.extensions import db
-from scorekeeper.live import LISTENER_NAME, Watcher, prune_events, sqlite_data_version
+from scorekeeper.live import LISTENER_NAME, Watcher, prune_events, sqlite_log
 from scorekeeper.models import Event, Game
 from tests.helpers import Phone, new_game
 from tests.production import ProductionServer, sigterm_with_open_connections
@@ -92,36 +92,40 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
 
 def test_on_sqlite_a_poll_reads_the_log_only_after_a_commit_and_still_hears_of_it(app: Flask, client) -> None:
     """The watcher's look at SQLite's data version stands in for most reads of the event log: nothing committed, no
-    read; a commit by any other connection (another process's writer) is read at the next poll, once. (No thread
-    of the watcher's own runs here: each poll is this test's.)"""
+    read; a commit by any other connection (another process's writer) is read at the next poll, once, on the log's
+    own connection. (No thread of the watcher's own runs here: each poll is this test's.)"""
     new_game(client, ["Anne", "Ben"])
-    probe = sqlite_data_version(app)
-    if probe is None:
+    log = sqlite_log(app)
+    if log is None:
         pytest.skip("the data version is SQLite's; PostgreSQL announces changes (NOTIFY)")
     with app.app_context():
         game_id = db.session.scalars(select(Game.id)).one()
-        reads: list[int] = []
+        sessions_made: list[int] = []
 
         def sessions() -> Session:
-            reads.append(1)
+            sessions_made.append(1)
             return Session(db.engine)
 
-        watcher = Watcher(sessions, committed_since=probe)
-        watcher.poll()  # where the log stands now
-        watcher.poll()  # the probe's first look
-        read_before = len(reads)
+        watcher = Watcher(sessions, log=log)
+        watcher.poll()  # where the log stands now (read once through a session)
+        watcher.poll()  # the log's first look
+        said: list[str] = []
+        log.connection.driver_connection.set_trace_callback(said.append)
         for _ in range(5):
             watcher.poll()
-        assert len(reads) == read_before, "nothing was committed: the log is not read"
+        assert said and not [s for s in said if "FROM event" in s], "nothing was committed: the log is not read"
         db.session.add(Event(game_id=game_id, version=2, kind="bid"))
         db.session.commit()
         watcher.poll()
-        assert watcher.version(game_id) == 2 and len(reads) == read_before + 1
+        assert watcher.version(game_id) == 2
         watcher.poll()
-        assert len(reads) == read_before + 1, "read once"
-        probe.close()
-        watcher.poll()  # a probe that lost its connection opens another, and says yes: the log is read
-        assert len(reads) == read_before + 2
+        assert len([s for s in said if "FROM event" in s]) == 1, "read once"
+        assert sessions_made == [1], "the log's own connection read it"
+        log.close()
+        db.session.add(Event(game_id=game_id, version=3, kind="bid"))
+        db.session.commit()
+        watcher.poll()  # a log that lost its connection opens another, and reads what it missed
+        assert watcher.version(game_id) == 3
 
 
 def test_on_postgresql_a_change_reaches_the_streams_by_notify_without_polling(app: Flask, client) -> None:
