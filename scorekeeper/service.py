@@ -16,6 +16,7 @@ first answer without a second change (`once`).
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -388,7 +389,58 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
             return stale(game)
         enter_secret(write, number, seat, name, value, count_seconds)
     _apply(write, applied)
-    return commit(write, applied.event, number)
+    outcome = commit(write, applied.event, number)
+    _keep_as_stored(write)
+    return outcome
+
+
+# The columns of the game's own row that a play's change sets and `_as_stored` knows how to follow.
+_FOLLOWED_COLUMNS = frozenset({"count_play", "count_name", "reveal_at", "version"})
+
+
+def _as_stored(write: Write) -> games.GameState | None:
+    """The game as a read of it finds it once this change of its plays and secret entries is stored: the game
+    locked, with what the change wrote (each value as JSON gives it back); None where that is not sure (a column
+    besides its count, a new count's entries cleared earlier), and the game is read again.
+
+    Its answer and this process's screens then need no read of the game they have just written.
+    """
+    game, writes = write.locked, write.writes
+    version = game.version + 1
+    columns = {**write.columns, "version": version}
+    if not columns.keys() <= _FOLLOWED_COLUMNS:
+        return None
+    secrets_by_key = {(s.play, s.name, s.seat): s for s in game.secrets}
+    for play, name, seat in writes.forgotten:
+        secrets_by_key = {key: s for key, s in secrets_by_key.items()
+                          if (key[0], key[1]) != (play, name) or (seat is not None and key[2] != seat)}
+    for play, seat, name, value, _ in writes.secrets:
+        secrets_by_key[(play, name, seat)] = games.SecretState(play, seat, name, json.loads(json.dumps(value)))
+    plays = {p.number: p for p in game.plays}
+    for number, values, closed, _ in writes.plays:
+        plays[number] = games.PlayState(number, dict(json.loads(json.dumps(values))), closed)
+    old = game.count
+    count_play = columns.get("count_play", old.play if old else None)
+    count_name = columns.get("count_name", old.name if old else None)
+    reveal_at = columns.get("reveal_at", old.reveal_at if old else None)
+    count = None if count_name is None or count_play is None else games.Count(count_play, count_name, reveal_at)
+    cleared = game.cleared
+    if count is None or count.reveal_at is not None:
+        cleared = frozenset()
+    elif old is None or (old.play, old.name) != (count.play, count.name) or old.reveal_at is not None:
+        # Entries cleared earlier for these are in the event log: read it.
+        return None
+    finished_at = writes.finished[0] if writes.finished is not None else game.finished_at
+    return replace(game, version=version, plays=tuple(plays[n] for n in sorted(plays)),
+                   secrets=tuple(secrets_by_key[key] for key in sorted(secrets_by_key)), count=count,
+                   cleared=cleared, finished_at=finished_at)
+
+
+def _keep_as_stored(write: Write) -> None:
+    """Keep the game as this change stored it (`_as_stored`), under its new version, in this process."""
+    stored = _as_stored(write)
+    if stored is not None:
+        games.cache("games").put((stored.id, stored.version), stored)
 
 
 def _apply(write: Write, applied: kinds.Applied) -> None:

@@ -1,0 +1,102 @@
+"""The game a change keeps as it stored it: its answer and this process's screens read nothing more, and what they
+draw from is exactly what a read of the database gives, change after change, in Skull King and in Wizard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper import games
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.conftest import make_app
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every read of a whole game from the database, counted."""
+    reads: list[int] = []
+    read = games.read_state
+
+    def counting(game_id: int) -> games.GameState | None:
+        reads.append(game_id)
+        return read(game_id)
+
+    monkeypatch.setattr(games, "read_state", counting)
+    return reads
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    """An app whose counts end at once, so every phase of a hand comes in turn."""
+    app = make_app(database_url, REVEAL_COUNT_SECONDS=0)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def kept_is_as_read(app: Flask, url: str) -> None:
+    """The game this process keeps for its newest version is what a read of it gives now."""
+    with app.app_context():
+        game_id, version = db.session.execute(
+            select(Game.id, Game.version).where(Game.public_id == url.rsplit("/", 1)[-1])).one()
+        kept = games.cache("games").get((game_id, version))
+        assert kept is not None and kept == games.read_state(game_id)
+
+
+def writes(app: Flask, url: str, reads: list[int]) -> Callable[[FlaskClient, str, dict], int]:
+    """A write sent as the page script sends it, answered with the page; after it, the kept game is checked.
+    Gives how many times the game was read from the database while the write and its answer were made."""
+    def send(client: FlaskClient, path: str, data: dict) -> int:
+        before = len(reads)
+        response = client.post(f"{url}{path}", data=data, headers=HTMX)
+        assert response.status_code == 200, response.get_data(as_text=True)[-2000:]
+        made = len(reads) - before
+        kept_is_as_read(app, url)
+        return made
+
+    return send
+
+
+def test_skull_king_bids_loads_and_results_keep_the_game_as_stored(app: Flask, counted_reads: list[int]) -> None:
+    host = app.test_client()
+    url = host.post("/games/new", data={"ruleset": "modern", "scoring": "rascal", "cannonball": "on",
+                                        "player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    phones = [app.test_client() for _ in range(3)]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
+    send = writes(app, url, counted_reads)
+    for number in (1, 2):
+        bids = [send(phone, f"/hands/{number}/bid", {"bid": 0}) for phone in phones]
+        # After the first (whose lock reads the game the joins or the last hand left), no bid reads the game again:
+        # not its lock, not its answer.
+        assert bids[1:] == [0, 0], bids
+        for phone in phones:
+            send(phone, f"/hands/{number}/load", {"shot": "grapeshot"})
+        for seat, phone in enumerate(phones):
+            send(phone, f"/hands/{number}", {f"tricks-{seat}": number if seat == 0 else 0, "intent": "draft"})
+            send(phone, f"/hands/{number}", {f"tricks-{seat}": number if seat == 0 else 0, "intent": "done"})
+    with app.app_context():
+        kept = games.load(url.rsplit("/", 1)[-1])
+        assert kept is not None and len(kept.plays) == 3 and kept.plays[1].closed
+
+
+def test_wizard_secret_bids_and_tricks_keep_the_game_as_stored(app: Flask, counted_reads: list[int]) -> None:
+    host = app.test_client()
+    created = host.post("/games/new/wizard", data={"player": ["Anne", "Ben", "Cara"], "bidding": "secret"})
+    url = created.headers["Location"]
+    phones = [app.test_client() for _ in range(3)]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
+    send = writes(app, url, counted_reads)
+    for number in (1, 2):
+        bids = [send(phone, "/play", {"play": number, "bid": 0}) for phone in phones]
+        assert bids[1:] == [0, 0], bids
+        for seat, phone in enumerate(phones):
+            send(phone, "/play", {"play": number, "tricks": number if seat == 0 else 0})
