@@ -35,6 +35,10 @@ class SharedEvent:
     text: str
 
 
+# What a stream yields: an event, or the events of one wake sent together (one chunk, one write to the socket).
+Item = str | SharedEvent | tuple[str | SharedEvent, ...]
+
+
 class Kept(Protocol):
     """Where a process keeps compressed shared events (a `games.VersionCache`)."""
 
@@ -53,36 +57,41 @@ def deflated(data: bytes, before: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
-def gzipped(events: Iterable[str | SharedEvent], kept: Kept) -> Iterator[bytes]:
-    """The stream of `events`, gzip-compressed as each leaves; shared events' bytes come from `kept` when they can."""
+def gzipped(events: Iterable[Item], kept: Kept) -> Iterator[bytes]:
+    """The stream of `events`, gzip-compressed as each leaves (the events of one wake in one chunk); shared events'
+    bytes come from `kept` when they can."""
     head = HEADER  # sent with the first event, so that every chunk reads as whole events
     checksum, length = 0, 0
     tail = b""  # the last WINDOW bytes sent
     since_shared: bytes | None = None  # everything since the last shared event began, while within a window
     for item in events:
-        if isinstance(item, SharedEvent):
-            data = item.text.encode()
-            before = since_shared or b""
-            key = (item.key, before)
-            block = kept.get(key)
-            if block is None:
-                block = deflated(data, before)
-                kept.put(key, block)
-            since_shared = data
-        else:
-            data = item.encode()
-            block = deflated(data, tail)
-            if since_shared is not None:
-                since_shared = since_shared + data if len(since_shared) + len(data) <= WINDOW else None
-        checksum = zlib.crc32(data, checksum)
-        length += len(data)
-        tail = (tail + data)[-WINDOW:]
-        yield head + block
+        blocks = [head]
+        for event in item if isinstance(item, tuple) else (item,):
+            if isinstance(event, SharedEvent):
+                data = event.text.encode()
+                before = since_shared or b""
+                key = (event.key, before)
+                block = kept.get(key)
+                if block is None:
+                    block = deflated(data, before)
+                    kept.put(key, block)
+                since_shared = data
+            else:
+                data = event.encode()
+                block = deflated(data, tail)
+                if since_shared is not None:
+                    since_shared = since_shared + data if len(since_shared) + len(data) <= WINDOW else None
+            checksum = zlib.crc32(data, checksum)
+            length += len(data)
+            tail = (tail + data)[-WINDOW:]
+            blocks.append(block)
+        yield b"".join(blocks)
         head = b""
     yield head + LAST_BLOCK + struct.pack("<II", checksum, length & 0xFFFFFFFF)
 
 
-def plain(events: Iterable[str | SharedEvent]) -> Iterator[str]:
+def plain(events: Iterable[Item]) -> Iterator[str]:
     """The stream as it is, for a browser that takes no gzip."""
     for item in events:
-        yield item.text if isinstance(item, SharedEvent) else item
+        yield "".join(event.text if isinstance(event, SharedEvent) else event
+                      for event in (item if isinstance(item, tuple) else (item,)))

@@ -62,3 +62,15 @@ def test_the_next_table_refers_back_to_the_last_so_it_costs_little() -> None:
     alone = len(b"".join(gzipped([table(2)], VersionCache())))
     after = list(gzipped([table(1), table(2)], VersionCache()))
     assert len(after[1]) < alone / 2
+
+
+def test_the_events_of_one_wake_leave_as_one_chunk_and_read_as_if_sent_apart() -> None:
+    """A wake that changed the shared table and the screen's own card sends both in one chunk (one write to the
+    socket); the stream reads the same, and the table's bytes are still the ones every other screen gets."""
+    apart = list(gzipped(["retry: 1000\n\n", table(1), card("Anne", 1), table(2)], VersionCache()))
+    kept = VersionCache()
+    together = list(gzipped(["retry: 1000\n\n", (table(1), card("Anne", 1)), (table(2),)], kept))
+    assert len(together) == len(apart) - 1
+    assert together[1].startswith(apart[1]) and together[1] == apart[1] + apart[2]
+    assert gzip.decompress(b"".join(together)) == gzip.decompress(b"".join(apart))
+    assert "".join(plain([(table(1), card("Anne", 1))])) == table(1).text + card("Anne", 1)

@@ -127,7 +127,7 @@ def shared_event(screen: str, state: games.GameState, kind: str,
 
 
 def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: int, card_seen: str | None,
-               view: str | None) -> Iterator[str | event_stream.SharedEvent]:
+               view: str | None) -> Iterator[event_stream.Item]:
     """The stream of one screen: each new edition of the shared table, and its own card when that changed.
 
     The shared table comes from the per-edition cache, so however many screens follow a
@@ -151,16 +151,20 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             pushed = pages().pushed(state.kind, view or GAME)
             if pushed is None:
                 return
+            # What changed for this screen, sent together: one chunk, one write to its socket.
+            changed: list[str | event_stream.SharedEvent] = []
             if pushed.shared is not None and state.edition > edition_seen:
                 edition_seen = state.edition
-                yield shared_event(view or "game", state, "table", pushed.shared)
+                changed.append(shared_event(view or "game", state, "table", pushed.shared))
             if pushed.card_key is not None and pushed.card is not None:
                 me = identify(state, creds)
                 key = pushed.card_key(state, me)
                 card = pushed.card(state, me, key) if key != card_seen else None
                 if card is not None:
                     card_seen = key
-                    yield event("card", card)
+                    changed.append(event("card", card))
+            if changed:
+                yield tuple(changed)
             timeout = KEEPALIVE_SECONDS
             if state.reveal_at is not None:
                 # Wake when the count ends, to push the bids the moment they show. A count over by
