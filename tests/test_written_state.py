@@ -1,5 +1,5 @@
 """The game a change keeps as it stored it: its answer and this process's screens read nothing more, and what they
-draw from is exactly what a read of the database gives, change after change, in Skull King and in Wizard."""
+draw from is exactly what a read of the database gives, change after change, in every game on the shelf."""
 
 from __future__ import annotations
 
@@ -100,3 +100,32 @@ def test_wizard_secret_bids_and_tricks_keep_the_game_as_stored(app: Flask, count
         assert bids[1:] == [0, 0], bids
         for seat, phone in enumerate(phones):
             send(phone, "/play", {"play": number, "tricks": number if seat == 0 else 0})
+
+
+COFFIN = "5H 7H 2C QS 9D QH KD 4S 10S".split()
+# Each game's taps of a round or two, in order: (the phone's name, or None for the host; the form).
+TAPS = {
+    "skip-bo": [("Anne", {"play": 1, "went_out": "0"}), ("Ben", {"play": 1, "left": "4"}),
+                ("Cara", {"play": 1, "left": "7"}), ("Ben", {"play": 2, "went_out": "1"}),
+                ("Anne", {"play": 2, "left": "3"})],
+    "dracula": [("Ben", {"play": 1, **{f"cell-{i}": card for i, card in enumerate(COFFIN)}}),
+                ("Anne", {"play": 2, **{f"cell-{i}": card for i, card in enumerate(reversed(COFFIN))}})],
+    "free-pad": [("Anne", {"play": 1, "points-0": "5"}), ("Ben", {"play": 1, "points-1": "7"}),
+                 ("Cara", {"play": 1, "points-2": "2"})],
+}
+FORMS = {"skip-bo": {"target": "500"}, "dracula": {}, "free-pad": {"game": "Rummy"}}
+
+
+@pytest.mark.parametrize("kind", sorted(TAPS))
+def test_every_other_game_s_taps_keep_the_game_as_stored(kind: str, app: Flask, counted_reads: list[int]) -> None:
+    host = app.test_client()
+    names = ("Anne", "Ben", "Cara") if kind != "dracula" else ("Anne", "Ben")
+    url = host.post(f"/games/new/{kind}", data={"player": list(names), **FORMS[kind]}).headers["Location"]
+    phones = {name: app.test_client() for name in names}
+    for seat, name in enumerate(names):
+        assert phones[name].post(f"{url}/join", data={"seat": seat}).status_code == 303
+    send = writes(app, url, counted_reads)
+    reads = [send(phones[name] if name else host, "/play", data) for name, data in TAPS[kind]]
+    # After the first (whose lock reads the game the joins left), no tap reads the game: its lock and its answer
+    # find the game the change before it kept, a round closed and the next opened too.
+    assert reads[1:] == [0] * (len(reads) - 1), reads
