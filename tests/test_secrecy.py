@@ -29,12 +29,12 @@ def normalized(body: str) -> str:
 
 def first_events(client: FlaskClient, path: str, count: int = 3) -> str:
     """The opening of an event stream, which never ends by itself: the shared table and this browser's card
-    (`count` chunks: the retry, the table, the card)."""
+    (`count` events: the retry, the table, the card; the events of one wake come in one chunk)."""
     response = client.get(path, buffered=False)
     chunks = []
     for chunk in response.response:
         chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        if len(chunks) >= count:
+        if "".join(chunks).count("\n\n") >= count:
             break
     response.close()
     return "".join(chunks)
