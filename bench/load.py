@@ -166,18 +166,21 @@ class Browser:
     async def listen(self, path: str) -> None:
         """Follow the live stream as it arrives compressed; count the bytes of each update."""
         inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        buffer, carried = "", 0
+        buffer, raw = "", 0
         try:
             async with self.session.get(self.base + path, auto_decompress=False) as response:
                 async for chunk in response.content.iter_any():
-                    text = inflate.decompress(chunk).decode()
-                    # The events of one wake come in one chunk: each is counted its share of the chunk's bytes.
-                    raw_per_char = (len(chunk) + carried) / max(1, len(text))
-                    carried = len(chunk) + carried if "\n\n" not in buffer + text else 0
-                    buffer += text
+                    raw += len(chunk)
+                    buffer += inflate.decompress(chunk).decode()
+                    complete = buffer.rfind("\n\n") + 2
+                    if complete < 2:
+                        continue
+                    # The events of one wake come in one chunk: each is counted its share of the bytes received
+                    # since the last complete event, by its length.
+                    per_char, raw = raw / complete, 0
                     while "\n\n" in buffer:
                         block, buffer = buffer.split("\n\n", 1)
-                        raw = round(raw_per_char * (len(block) + 2))
+                        size = round(per_char * (len(block) + 2))
                         kind, edition, data = "", None, []
                         for line in block.split("\n"):
                             if line.startswith("event: "):
@@ -187,7 +190,7 @@ class Browser:
                             elif line.startswith("data: "):
                                 data.append(line[6:])
                         if kind:
-                            self.figures.update_bytes.setdefault(f"{self.role}, {kind}", []).append(raw)
+                            self.figures.update_bytes.setdefault(f"{self.role}, {kind}", []).append(size)
                         if kind == "table" and edition is not None:
                             self.show_table("\n".join(data), edition)
                         elif kind == "card":

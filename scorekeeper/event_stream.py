@@ -39,6 +39,11 @@ class SharedEvent:
 Item = str | SharedEvent | tuple[str | SharedEvent, ...]
 
 
+def events_of(item: Item) -> tuple[str | SharedEvent, ...]:
+    """The events a stream's item holds, in order."""
+    return item if isinstance(item, tuple) else (item,)
+
+
 class Kept(Protocol):
     """Where a process keeps compressed shared events (a `games.VersionCache`)."""
 
@@ -66,7 +71,7 @@ def gzipped(events: Iterable[Item], kept: Kept) -> Iterator[bytes]:
     since_shared: bytes | None = None  # everything since the last shared event began, while within a window
     for item in events:
         blocks = [head]
-        for event in item if isinstance(item, tuple) else (item,):
+        for event in events_of(item):
             if isinstance(event, SharedEvent):
                 data = event.text.encode()
                 before = since_shared or b""
@@ -93,5 +98,4 @@ def gzipped(events: Iterable[Item], kept: Kept) -> Iterator[bytes]:
 def plain(events: Iterable[Item]) -> Iterator[str]:
     """The stream as it is, for a browser that takes no gzip."""
     for item in events:
-        yield "".join(event.text if isinstance(event, SharedEvent) else event
-                      for event in (item if isinstance(item, tuple) else (item,)))
+        yield "".join(event.text if isinstance(event, SharedEvent) else event for event in events_of(item))

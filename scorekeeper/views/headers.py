@@ -35,7 +35,7 @@ class SessionCookies(SecureCookieSessionInterface):
         """Set when changed, or when a page (not a live stream) is opened."""
         if session.modified:
             return True
-        opened_page = request.method == "GET" and not request.path.endswith("/events")
+        opened_page = request.method == "GET" and request.endpoint != "pages.events"
         return bool(session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"] and opened_page)
 
 
