@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from cattrs import Converter
 from flask import current_app
+from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .access import Actor
 from .padfile import PadError, read_json, shown, write_rounds_csv
@@ -27,10 +29,18 @@ if TYPE_CHECKING:
     from flask import Flask
 
 
+# A game's closed play and its open play's draft, as its rules hold them: without a game's own types, as the table
+# stores them (JSON objects).
+ClosedT = DefaultedTypeVar("ClosedT", default=dict[str, Any])
+DraftT = DefaultedTypeVar("DraftT", default=dict[str, Any])
+
+
 @dataclass(frozen=True)
-class Applied:
+class Applied(Generic[ClosedT, DraftT]):
     """What a game's decision says of a change, the one answer of every change of every game: what to write, or
-    why nothing is written. The table writes it (`service.play`); the decision reads plain values only.
+    why nothing is written. The table writes it (`service.play`); the decision reads plain values only. A game
+    whose plays are its own types answers in them (`Applied[Round, Draft]`); the table stores them with their
+    codecs (`stored_with`).
 
     `play` is the number of the play it writes (the open one, or a scored one it corrects);
     `draft` that play's new values, still open; `closed` its values, complete now (or corrected);
@@ -45,8 +55,8 @@ class Applied:
     make them only for seats without a phone. `event` is what the table logs.
     """
 
-    draft: dict[str, Any] | None = None
-    closed: dict[str, Any] | None = None
+    draft: DraftT | None = None
+    closed: ClosedT | None = None
     play: int | None = None
     problems: tuple[Problem, ...] = ()
     denied: bool = False
@@ -55,7 +65,7 @@ class Applied:
     shown: tuple[tuple[int, str, Any], ...] = ()
     collects: tuple[int, str] | None = None
     forget: bool = False
-    opens: dict[str, Any] | None = None
+    opens: DraftT | None = None
     summary: dict[str, Any] | None = None
     entered_for: tuple[int, ...] = ()
     event: str = "play"
@@ -64,6 +74,48 @@ class Applied:
     def seats(self) -> set[int]:
         """Every seat whose own entry this change makes, its secret entry's too."""
         return {*self.entered_for, *((self.secret[0],) if self.secret is not None else ())}
+
+    def stored_with(self, closed: Codec[ClosedT], drafts: Codec[DraftT]) -> Applied:
+        """The same change with its plays as the table stores them."""
+        return Applied(
+            draft=None if self.draft is None else drafts.dump(self.draft),
+            closed=None if self.closed is None else closed.dump(self.closed), play=self.play,
+            problems=self.problems, denied=self.denied, stale=self.stale, secret=self.secret, shown=self.shown,
+            collects=self.collects, forget=self.forget, opens=None if self.opens is None else drafts.dump(self.opens),
+            summary=self.summary, entered_for=self.entered_for, event=self.event)
+
+
+T = TypeVar("T")
+
+# One converter for every game's plays: each is a dataclass of plain values (numbers, names, lists, mappings).
+_CONVERTER = Converter()
+
+
+class Codec(Generic[T]):
+    """How a game's play (or its open play's draft), a dataclass of its own, is stored: as a JSON object, and read
+    back. Seats as keys of a mapping are stored as strings, as JSON has them."""
+
+    def __init__(self, cls: type[T]) -> None:
+        self.cls = cls
+
+    def load(self, data: Mapping[str, Any]) -> T:
+        """The play a stored JSON object holds."""
+        return _CONVERTER.structure(data, self.cls)
+
+    def dump(self, value: T) -> dict[str, Any]:
+        """The JSON object the table stores of a play."""
+        dumped = _as_json(_CONVERTER.unstructure(value, self.cls))
+        assert isinstance(dumped, dict)
+        return dumped
+
+
+def _as_json(value: Any) -> Any:
+    """A value with every mapping's keys as JSON keeps them (strings) and every sequence a list."""
+    if isinstance(value, Mapping):
+        return {str(key): _as_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_json(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -78,10 +130,10 @@ class Started:
 
 
 # A change whose play has moved on since its screen was drawn (a late autosave, a second tap): nothing is written.
-STALE = Applied(stale=True)
+STALE: Applied[Any, Any] = Applied(stale=True)
 
 
-def refused(*problems: Problem) -> Applied:
+def refused(*problems: Problem) -> Applied[Any, Any]:
     """A change the rules refuse, as `problems` say."""
     return Applied(problems=problems)
 
@@ -139,7 +191,7 @@ class GameKind(Protocol[SetupT, PlayT]):
     RULES_TEMPLATE: str
 
     @property
-    def played_rules(self) -> PlayedRules[SetupT] | None:
+    def played_rules(self) -> PlayedRules[SetupT, PlayT, Any] | None:
         """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
         ...
 
@@ -169,9 +221,10 @@ class GameKind(Protocol[SetupT, PlayT]):
     def rules_context(self, setup: SetupT) -> dict[str, Any]: ...
 
 
-class PlayedRules(Protocol[SetupT]):
-    """A game whose plays the table keeps (plain dicts, the open one's `draft` beside them) and whose one
-    screen it draws: what its form, a tap and its screen mean. A module; `OnPlays` makes it a `GameKind`."""
+class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
+    """A game whose plays the table keeps and whose one screen it draws: what its form, a tap and its screen mean.
+    Its closed plays (`PlayT`) and its open play's draft (`DraftT`) are dataclasses of its own, stored as JSON by
+    their codecs (`PLAY`, `DRAFT`). A module; `OnPlays` makes it a `GameKind`."""
 
     NAME: str
     FORMAT: str
@@ -179,31 +232,33 @@ class PlayedRules(Protocol[SetupT]):
     TEMPLATE: str  # its one screen
     NEW_TEMPLATE: str
     RULES_TEMPLATE: str  # its rules page
+    PLAY: Codec[PlayT]
+    DRAFT: Codec[DraftT]
 
     def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
     def stored(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]: ...
     def from_stored(self, players: list[str], options: Mapping[str, Any]) -> SetupT: ...
     def label(self, options: Mapping[str, Any]) -> str: ...
-    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[SetupT, list[dict[str, Any]]]: ...
-    def write_pad(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
-    def finished(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> bool: ...
+    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
+    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
     def parse_change(self, form: Any) -> dict[str, Any] | None: ...
-    def apply(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
-              change: Mapping[str, Any], secrets: Secrets) -> Applied: ...
-    def context(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+    def apply(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None, actor: Actor,
+              change: Mapping[str, Any], secrets: Secrets) -> Applied[PlayT, DraftT]: ...
+    def context(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None,
                 actor: Actor, secrets: Secrets) -> dict[str, Any]: ...
-    def card_state(self, setup: SetupT, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+    def card_state(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None,
                    actor: Actor, secrets: Secrets) -> object: ...
-    def summary(self, setup: SetupT, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
+    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None]: ...
     def rules_context(self, setup: SetupT) -> dict[str, Any]: ...
 
 
-class OnPlays(Generic[SetupT]):
+class OnPlays(Generic[SetupT, PlayT, DraftT]):
     """A game whose plays the table keeps, as a `GameKind`: its rules, and the table's storage of plays."""
 
-    def __init__(self, rules: PlayedRules[SetupT]) -> None:
+    def __init__(self, rules: PlayedRules[SetupT, PlayT, DraftT]) -> None:
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE, self.RULES_TEMPLATE = rules.NEW_TEMPLATE, rules.RULES_TEMPLATE
@@ -213,7 +268,7 @@ class OnPlays(Generic[SetupT]):
         self.ASSETS: tuple[tuple[str, str], ...] = tuple(getattr(rules, "ASSETS", ()))
 
     @property
-    def played_rules(self) -> PlayedRules[SetupT]:
+    def played_rules(self) -> PlayedRules[SetupT, PlayT, DraftT]:
         """Its rules: the table draws its screen from them."""
         return self.rules
 
@@ -253,26 +308,26 @@ class OnPlays(Generic[SetupT]):
         """The game's name in lists."""
         return self.rules.label(game.options or {})
 
-    def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[Any]]:
+    def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[PlayT]]:
         """A pad file's setup and plays (a document `read_any` found of its format); PadError with every problem."""
         assert isinstance(doc, dict)
         setup, plays = self.rules.read_pad(doc, check)
         return setup, list(plays)
 
-    def write_pad(self, setup: SetupT, plays: Sequence[Any]) -> dict[str, Any]:
+    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]:
         """The pad file, with points."""
         return self.rules.write_pad(setup, plays)
 
-    def write_csv(self, setup: SetupT, plays: Sequence[Any]) -> str:
+    def write_csv(self, setup: SetupT, plays: Sequence[PlayT]) -> str:
         """The pad as CSV: a row per round and player, with points and running total."""
         summary = self.rules.summary(setup, plays)
         return write_rounds_csv(summary["players"], summary["per_hand"])
 
-    def finished(self, setup: SetupT, plays: Sequence[Any]) -> bool:
+    def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool:
         """Whether these plays end the game."""
         return self.rules.finished(setup, plays)
 
-    def summary(self, setup: SetupT, plays: Sequence[Any]) -> dict[str, Any]:
+    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]:
         """What a finished game leaves for its crew's statistics."""
         return self.rules.summary(setup, plays)
 
@@ -280,15 +335,15 @@ class OnPlays(Generic[SetupT]):
         """The game as BG Stats knows it; the first seat starts."""
         return (*self.rules.bg_stats_game(setup), 0)
 
-    def start(self, setup: SetupT, plays: Sequence[Any]) -> Started:
+    def start(self, setup: SetupT, plays: Sequence[PlayT]) -> Started:
         """The closed plays a new game starts with (an imported pad's); the first play still open collects its
         secret entries."""
         collects = (len(plays) + 1, self.SECRETS[0]) if self.SECRETS else None
-        return Started(tuple((dict(data), True) for data in plays), collects=collects)
+        return Started(tuple((self.rules.PLAY.dump(play), True) for play in plays), collects=collects)
 
-    def played(self, game: Any) -> list[Any]:
-        """The closed plays of a stored game, in order."""
-        return [p.data for p in game.plays if p.closed]
+    def played(self, game: Any) -> list[PlayT]:
+        """The closed plays of a stored game, in order, as its rules hold them."""
+        return [self.rules.PLAY.load(p.data) for p in game.plays if p.closed]
 
     def rules_context(self, setup: SetupT) -> dict[str, Any]:
         """What its rules page shows of this game, from its rules."""

@@ -477,21 +477,21 @@ def by_rules(change: Mapping[str, Any], drawn_for: int | None = None) -> Decisio
         rules = kind.played_rules
         if rules is None:
             raise not_found(game.public_id)
-        setup, closed = kind.setup_of(game), kind.played(game)
-        open_play = next((p for p in game.plays if not p.closed), None)
+        setup, closed = kind.setup_of(game), [rules.PLAY.load(p.data) for p in game.plays if p.closed]
+        draft = next((rules.DRAFT.load(p.data) for p in game.plays if not p.closed), None)
         number = len(closed) + 1
         if drawn_for is not None and drawn_for != number:
             return kinds.STALE
         # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
         secrets = games.secrets_seen_by(game, actor.seat, number)
-        applied = replace(rules.apply(setup, closed, open_play.data if open_play else None, actor, change, secrets),
-                          play=number)
+        applied = rules.apply(setup, closed, draft, actor, change, secrets)
+        stored = replace(applied.stored_with(rules.PLAY, rules.DRAFT), play=number)
         if applied.closed is None:
-            return applied
+            return stored
         played = [*closed, applied.closed]
-        if kind.finished(setup, played):
-            return replace(applied, summary=kind.summary(setup, played))
-        return replace(applied, collects=(number + 1, kind.SECRETS[0])) if kind.SECRETS else applied
+        if rules.finished(setup, played):
+            return replace(stored, summary=rules.summary(setup, played))
+        return replace(stored, collects=(number + 1, kind.SECRETS[0])) if kind.SECRETS else stored
     return decide
 
 

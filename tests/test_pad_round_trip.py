@@ -20,7 +20,6 @@ from scorekeeper.shelf.skullking import reading
 from scorekeeper.shelf.skullking.kind import SKULL_KING
 from scorekeeper.shelf.skullking.storage import Phase
 from scorekeeper.shelf.wizard import WIZARD
-from scorekeeper.shelf.wizard.kind import stored_round
 from scorekeeper.shelf.wizard.rules import bidding_order
 from tests.helpers import forget_kept_games, import_as_host, public_id
 from tests.test_pad import games as skull_king_games
@@ -50,7 +49,7 @@ def skull_king_pads(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def wizard_pads(draw: st.DrawFn) -> dict[str, Any]:
     setup, rounds = draw(wizard_games())
-    return WIZARD.write_pad(setup, [stored_round(r) for r in rounds])
+    return WIZARD.write_pad(setup, list(rounds))
 
 
 @st.composite

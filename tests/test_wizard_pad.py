@@ -61,7 +61,7 @@ def test_an_unfinished_last_round_is_read_and_written_back() -> None:
     doc = with_round(EXAMPLE, [("Anne", 1, None), ("Ben", 0, None), ("Cara", 2, None)])
     kind, (setup, plays) = read_any(json.dumps(doc))
     assert kind is WIZARD and setup == Setup(("Anne", "Ben", "Cara"))
-    assert plays[-1] == {"cards": 2, "bids": [1, 0, 2], "tricks": None}
+    assert plays[-1] == Round(2, (1, 0, 2))
     written = score_any(json.dumps(doc))
     assert written["rounds"][1] == {"cards": 2, "entries": [{"player": "Anne", "bid": 1}, {"player": "Ben", "bid": 0},
                                                             {"player": "Cara", "bid": 2}]}

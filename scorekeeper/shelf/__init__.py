@@ -16,14 +16,15 @@ from .dracula.rules import Setup as DraculaSetup
 from .freepad import kind as freepad
 from .freepad.rules import Setup as FreePadSetup
 from .skipbo import kind as skipbo
+from .skipbo.rules import GameResult
 from .skipbo.rules import Setup as SkipBoSetup
 from .skullking.kind import SKULL_KING
 from .wizard import WIZARD
 
-# Each typed as the interface with its own setup: mypy checks every game's rules against it.
-SKIP_BO: PlayedRules[SkipBoSetup] = skipbo
-DRACULA: PlayedRules[DraculaSetup] = dracula
-FREE_PAD: PlayedRules[FreePadSetup] = freepad
+# Each typed as the interface with its own setup, plays and drafts: mypy checks every game's rules against it.
+SKIP_BO: PlayedRules[SkipBoSetup, GameResult, GameResult] = skipbo
+DRACULA: PlayedRules[DraculaSetup, dracula.Round, dracula.Round] = dracula
+FREE_PAD: PlayedRules[FreePadSetup, freepad.Round, freepad.Round] = freepad
 
 # The games an app offers unless told otherwise; the first is the one the start page offers first.
 INSTALLED: tuple[GameKind[Any, Any], ...] = (SKULL_KING, OnPlays(SKIP_BO), OnPlays(DRACULA), OnPlays(FREE_PAD), WIZARD)

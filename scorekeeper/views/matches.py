@@ -31,10 +31,10 @@ SHARED_PARTS = ("table", "board")
 class ShelfGame:
     """A game of the shelf at one version as plain values: what its screens are drawn from."""
 
-    kind: kinds.PlayedRules
+    kind: kinds.PlayedRules[Any, Any, Any]
     setup: Any
-    closed: tuple[dict[str, Any], ...]
-    draft: dict[str, Any] | None
+    closed: tuple[Any, ...]
+    draft: Any
     version: int
 
     def secrets(self, state: games.GameState, actor: Actor) -> kinds.Secrets:
@@ -61,8 +61,9 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
     kept = games.cache("shelf games")
     found = kept.get((state.id, state.version))
     if found is None:
-        draft = next((dict(p.data) for p in state.plays if not p.closed), None)
-        found = ShelfGame(rules, kind.setup_of(state), tuple(kind.played(state)), draft, state.version)
+        closed = tuple(rules.PLAY.load(p.data) for p in state.plays if p.closed)
+        draft = next((rules.DRAFT.load(p.data) for p in state.plays if not p.closed), None)
+        found = ShelfGame(rules, kind.setup_of(state), closed, draft, state.version)
         kept.put((state.id, found.version), found)
     return found
 

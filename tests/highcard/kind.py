@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from scorekeeper.access import Actor
-from scorekeeper.kinds import Applied, NewMatch, OnPlays, Secrets
+from scorekeeper.kinds import Applied, Codec, NewMatch, OnPlays, Secrets
 from scorekeeper.padfile import PadError
 from scorekeeper.problems import Problem
 from scorekeeper.standings import leaderboard
@@ -42,13 +42,24 @@ class Setup:
     target: int = 3
 
 
-def wins(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[int]:
+@dataclass(frozen=True)
+class Round:
+    """A round drawn: each seat's card."""
+
+    cards: Mapping[int, int]
+
+
+# A round closes once its cards are shown: no draft stays open between taps.
+PLAY = Codec(Round)
+DRAFT = PLAY
+
+
+def wins(setup: Setup, plays: Sequence[Round]) -> list[int]:
     """Rounds won by each player: the highest card of a round takes it (a tie takes it for each of them)."""
     won = [0] * len(setup.players)
     for play in plays:
-        cards = {int(seat): value for seat, value in play["cards"].items()}
-        best = max(cards.values())
-        for seat, value in cards.items():
+        best = max(play.cards.values())
+        for seat, value in play.cards.items():
             won[seat] += value == best
     return won
 
@@ -84,18 +95,18 @@ def label(options: Mapping[str, Any]) -> str:
     return TITLE
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
     if not isinstance(doc.get("players"), list) or not isinstance(doc.get("rounds"), list):
         raise PadError([Problem("A high card pad has players and rounds.")])
-    return Setup(tuple(doc["players"])), [{"cards": dict(r)} for r in doc["rounds"]]
+    return Setup(tuple(doc["players"])), [PLAY.load({"cards": r}) for r in doc["rounds"]]
 
 
-def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    return {"format": FORMAT, "players": list(setup.players), "rounds": [dict(p["cards"]) for p in plays],
-            "wins": wins(setup, plays)}
+def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+    return {"format": FORMAT, "players": list(setup.players),
+            "rounds": [{str(seat): card for seat, card in p.cards.items()} for p in plays], "wins": wins(setup, plays)}
 
 
-def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     return max(wins(setup, plays), default=0) >= setup.target
 
 
@@ -108,15 +119,15 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"card": int(raw), "seat": int(seat) if seat.isascii() and seat.isdigit() else None}
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
+          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Round]:
     if actor.seat is None and not actor.is_host:
         return Applied(denied=True)
     if change.get("next"):
         cards = secrets.of("card")
         if not secrets.shown or len(cards) < len(setup.players):
             return Applied(problems=(Problem("The cards are shown once everyone has drawn."),))
-        return Applied(closed={"cards": {str(seat): value for seat, value in sorted(cards.items())}})
+        return Applied(closed=Round(dict(sorted(cards.items()))))
     seat = actor.seat if actor.seat is not None else change.get("seat")
     if seat is None or not 0 <= seat < len(setup.players):
         return Applied(denied=True)
@@ -127,13 +138,13 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
     return Applied(secret=(seat, "card", change["card"]))
 
 
-def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[Round], draft: Round | None,
             actor: Actor, secrets: Secrets) -> dict[str, Any]:
     won = wins(setup, plays)
     over = finished(setup, plays)
     cards = secrets.of("card")
     return {"setup": setup, "standings": leaderboard(list(setup.players), won, [None] * len(won)),
-            "rounds": [[p["cards"].get(str(s)) for s in range(len(setup.players))] for p in plays],
+            "rounds": [[p.cards.get(s) for s in range(len(setup.players))] for p in plays],
             "champion": setup.players[won.index(max(won))] if over else None,
             "entered": [s in cards for s in range(len(setup.players))],
             # What the table lets this screen see: the kind decides nothing of secrecy (`games.as_seen_by` does).
@@ -142,16 +153,16 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
             "mine": cards.get(actor.seat) if actor.seat is not None else None}
 
 
-def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def card_state(setup: Setup, plays: Sequence[Round], draft: Round | None,
                actor: Actor, secrets: Secrets) -> object:
     return (len(plays), secrets.of("card").get(actor.seat) if actor.seat is not None else None, secrets.shown)
 
 
-def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     won = wins(setup, plays)
     return {"kind": NAME, "players": list(setup.players), "totals": won,
             "winners": [p for p, w in zip(setup.players, won) if w == max(won)],
-            "per_hand": [[int(p["cards"][str(s)]) for s in range(len(setup.players))] for p in plays]}
+            "per_hand": [[p.cards[s] for s in range(len(setup.players))] for p in plays]}
 
 
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext
 
 from ...access import Actor
-from ...kinds import Applied, NewMatch, Secrets
+from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -40,6 +41,18 @@ RULES_TEMPLATE = "dracula/rules.html"
 # One line of each kind, to read its multiplier from the rules: one suit, one colour, a pair of a suit, none.
 MULTIPLIER_LINES = {"suit": ("2H", "5H", "9H"), "colour": ("2H", "5D", "9H"), "pair": ("2H", "5H", "9S"),
                     "none": ("2H", "5S", "9C")}
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round played: its coffin, the nine cards in three rows of three."""
+
+    coffin: list[list[str]]
+
+
+# A round closes as it is entered: no draft stays open between taps.
+PLAY = Codec(Round)
+DRAFT = PLAY
 
 
 def setup_from_form(form: Any) -> NewMatch[Setup]:
@@ -80,20 +93,20 @@ def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
     return Setup(players[0], players[1], options["target"])
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
-    """A pad file's game and its rounds, as stored; PadError with every problem."""
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
+    """A pad file's game and its rounds; PadError with every problem."""
     game = pad.read(doc, check)
-    return game.setup, [{"coffin": coffin} for coffin in game.coffins]
+    return game.setup, [Round(coffin) for coffin in game.coffins]
 
 
-def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     """The pad file of a game."""
-    return pad.write(setup, [p["coffin"] for p in plays])
+    return pad.write(setup, [p.coffin for p in plays])
 
 
-def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     """Whether the game is over."""
-    return standing(setup, [p["coffin"] for p in plays]).winner is not None
+    return standing(setup, [p.coffin for p in plays]).winner is not None
 
 
 def parse_change(form: Any) -> dict[str, Any] | None:
@@ -102,8 +115,8 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"coffin": parse_coffin([cell[:4] for cell in cells])}
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
+          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Round]:
     """A coffin entered by either player's phone or the host: checked, then the round is scored."""
     if actor.seat is None and not actor.is_host:
         return Applied(denied=True)
@@ -113,11 +126,11 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
     if blank:
         return Applied(problems=(Problem(N_("the coffin has nine cards: %(count)d are missing."),
                                          {"count": len(blank)}, number, (), "round"),))
-    problems = validate_round(setup, number, coffin, [p["coffin"] for p in plays])
+    problems = validate_round(setup, number, coffin, [p.coffin for p in plays])
     if problems:
         return Applied(problems=tuple(problems))
     # The coffin is both players' round: the host enters it only when neither plays on a phone.
-    return Applied(closed={"coffin": coffin}, entered_for=tuple(range(len(setup.players))))
+    return Applied(closed=Round(coffin), entered_for=tuple(range(len(setup.players))))
 
 
 def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, Any]:
@@ -130,10 +143,10 @@ def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, 
                          KING: next(i for i, line in enumerate(columns) if line.score == king)}}
 
 
-def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[Round], draft: Round | None,
             actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the round screen shows: the last round scored, the sets so far, the totals, the winner."""
-    coffins = [p["coffin"] for p in plays]
+    coffins = [p.coffin for p in plays]
     now = standing(setup, coffins)
     rounds = [round_view(setup, number, coffin) for number, coffin in enumerate(coffins, start=1)]
     sets = [rounds[i:i + ROUNDS_PER_SET] for i in range(0, len(rounds), ROUNDS_PER_SET)]
@@ -150,15 +163,15 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     }
 
 
-def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def card_state(setup: Setup, plays: Sequence[Round], draft: Round | None,
                actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds besides the round it is drawn for: the empty coffin to fill."""
     return None
 
 
-def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     """What a finished game leaves for the crew's statistics; a set's bonus counts in its sixth round."""
-    coffins = [p["coffin"] for p in plays]
+    coffins = [p.coffin for p in plays]
     now = standing(setup, coffins)
     per_round = []
     for number, coffin in enumerate(coffins, start=1):

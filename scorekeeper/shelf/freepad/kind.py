@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, NewMatch, Secrets
+from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -35,6 +36,20 @@ NEW_TEMPLATE = "freepad/new.html"
 RULES_TEMPLATE = "freepad/rules.html"
 # A whole number, negative allowed, with a typed minus of any kind (phones offer − and –).
 WHOLE = re.compile(r"[-−–]?[0-9]{1,7}")
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round's points by player's name (in seat order; the open round's as far as they are typed), or the host's
+    end of the game, a closed play of its own without points."""
+
+    points: Mapping[str, int] = field(default_factory=dict)
+    end: bool = False
+
+
+# A closed round and the open one alike.
+PLAY = Codec(Round)
+DRAFT = PLAY
 
 
 def _whole(raw: str) -> int | None:
@@ -102,24 +117,24 @@ def label(options: Mapping[str, Any]) -> str:
     return str(options.get("game", ""))
 
 
-def played(plays: Sequence[Mapping[str, Any]]) -> Played:
-    """The closed plays as rounds, and whether the host ended the game (a closed play of its own)."""
-    return Played(tuple(p["points"] for p in plays if "points" in p), any(p.get("end") for p in plays))
+def played(plays: Sequence[Round]) -> Played:
+    """The closed plays as the rules read them: the rounds, and whether the host ended the game."""
+    return Played(tuple(p.points for p in plays if not p.end), any(p.end for p in plays))
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
-    """A pad file's game and its rounds, as stored; PadError with every problem."""
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
+    """A pad file's game and its rounds; PadError with every problem."""
     found = pad.read(doc, check)
-    plays: list[dict[str, Any]] = [{"points": dict(r)} for r in found.played.rounds]
-    return found.setup, plays + ([{"end": True}] if found.played.ended else [])
+    plays = [Round(dict(r)) for r in found.played.rounds]
+    return found.setup, plays + ([Round(end=True)] if found.played.ended else [])
 
 
-def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     """The pad file of a game."""
     return pad.write(setup, played(plays))
 
 
-def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     """Whether the game is over."""
     return is_over(setup, played(plays))
 
@@ -137,20 +152,20 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return {"typed": typed} if typed else None
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
+          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Round]:
     """Points typed by a phone (its own) or the host (anyone's); the round closes when everyone's are in."""
     before = played(plays)
     number = len(before.rounds) + 1
 
-    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied:
+    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied[Round, Round]:
         return Applied(problems=(Problem(template, params, number, players, "round"),))
 
     if is_over(setup, before):
         return refuse(N_("the game is over: no round after it."))
     if change.get("end"):
-        return Applied(closed={"end": True}) if actor.is_host else Applied(denied=True)
-    points = dict((draft or {}).get("points", {}))
+        return Applied(closed=Round(end=True)) if actor.is_host else Applied(denied=True)
+    points = dict(draft.points) if draft else {}
     problems = []
     for seat, raw in sorted(change.get("typed", {}).items()):
         if not 0 <= seat < len(setup.players):
@@ -172,11 +187,11 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
         return Applied(problems=tuple(found))
     ordered = {name: points[name] for name in setup.players if name in points}
     typed = tuple(sorted(change.get("typed", {})))
-    return (Applied(closed={"points": ordered}, entered_for=typed) if complete
-            else Applied(draft={"points": ordered}, entered_for=typed))
+    return (Applied(closed=Round(ordered), entered_for=typed) if complete
+            else Applied(draft=Round(ordered), entered_for=typed))
 
 
-def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[Round], draft: Round | None,
             actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the pad shows: the rounds with running totals, who has typed this round, the leaderboard, who won."""
     now = played(plays)
@@ -187,7 +202,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
                      "totals": list(running)})
     sides = [setup.side_name(side) for side in range(len(setup.sides))]
     won = winners(setup, now)
-    entered = dict((draft or {}).get("points", {}))
+    entered = dict(draft.points) if draft else {}
     over = is_over(setup, now)
     return {
         "setup": setup, "rows": rows, "sides": sides,
@@ -201,14 +216,14 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     }
 
 
-def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def card_state(setup: Setup, plays: Sequence[Round], draft: Round | None,
                actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds besides the round it is drawn for: nothing of the others' points
     (they show on the table), so another phone's save never redraws it."""
     return None
 
 
-def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     """What a finished game leaves for the crew's statistics: a team's total counts for each of its players."""
     now = played(plays)
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}

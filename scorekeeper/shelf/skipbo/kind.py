@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, NewMatch, Secrets
+from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard
 from . import pad, rules
@@ -33,6 +33,9 @@ TEMPLATE = "skipbo/match.html"
 NEW_TEMPLATE = "skipbo/new.html"
 ASSETS = (("static", "skipbo/match.css"),)
 RULES_TEMPLATE = "skipbo/rules.html"
+# A game played is the rules' `GameResult`; the one being entered too, its cards left as far as they are in.
+PLAY = Codec(GameResult)
+DRAFT = PLAY
 
 
 def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setup]) -> int:
@@ -77,24 +80,20 @@ def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
                  tuple((a, b) for a, b in options.get("teams", [])))
 
 
-def _result(data: Mapping[str, Any]) -> GameResult:
-    return GameResult(data["winner"], dict(data.get("left", {})))
-
-
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
-    """A pad file's match and its games, as stored; PadError with every problem."""
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[GameResult]]:
+    """A pad file's match and its games; PadError with every problem."""
     match = pad.read(doc, check)
-    return match.setup, [{"winner": r.winner, "left": dict(r.left)} for r in match.results]
+    return match.setup, list(match.results)
 
 
-def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[GameResult]) -> dict[str, Any]:
     """The pad file of a match."""
-    return pad.write(setup, [_result(p) for p in plays])
+    return pad.write(setup, list(plays))
 
 
-def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[GameResult]) -> bool:
     """Whether the match is over."""
-    return match_winner(setup, [_result(p) for p in plays]) is not None
+    return match_winner(setup, list(plays)) is not None
 
 
 def parse_change(form: Any) -> dict[str, Any] | None:
@@ -111,13 +110,13 @@ def parse_change(form: Any) -> dict[str, Any] | None:
     return None
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, actor: Actor,
+          change: Mapping[str, Any], secrets: Secrets) -> Applied[GameResult, GameResult]:
     """One tap: who went out (their own side from a phone, anyone from the host), or cards left (one's own)."""
-    results = [_result(p) for p in plays]
+    results = list(plays)
     number = len(results) + 1
 
-    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied:
+    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied[GameResult, GameResult]:
         return Applied(problems=(Problem(template, params, number, players, "game"),))
 
     if match_winner(setup, results) is not None:
@@ -128,20 +127,20 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
             return refuse(N_("the winner must be one of the players."))
         if not actor.is_host and actor.seat not in setup.sides[side]:
             return Applied(denied=True)
-        return Applied(draft={"winner": side, "left": {}})
+        return Applied(draft=GameResult(side))
     seat = change.get("seat") if actor.is_host else actor.seat
     if seat is None or not 0 <= seat < len(setup.players):
         return Applied(denied=True) if not actor.is_host else refuse(N_("Pick a player."))
     name = setup.players[seat]
-    if not draft or draft.get("winner") is None:
+    if draft is None:
         return refuse(N_("%(names)s: first say who went out."), (name,))
-    winner = draft["winner"]
+    winner = draft.winner
     if name not in opponents(setup, winner):
         return refuse(N_("%(names)s went out, so has no cards left to count."), (name,))
     cards = change.get("left")
     if cards is None:
         return refuse(N_("%(names)s: the cards left are a whole number."), (name,))
-    left = {**draft.get("left", {}), name: cards}
+    left = {**draft.left, name: cards}
     result = GameResult(winner, left)
     complete = set(left) == set(opponents(setup, winner))
     problems = validate_game(setup, number, result, results, complete=complete)
@@ -149,21 +148,21 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
         problems = [p for p in problems if p.players == (name,)]
     if problems:
         return Applied(problems=tuple(problems))
-    data = {"winner": winner, "left": left}
-    return Applied(closed=data, entered_for=(seat,)) if complete else Applied(draft=data, entered_for=(seat,))
+    return (Applied(closed=result, entered_for=(seat,)) if complete
+            else Applied(draft=result, entered_for=(seat,)))
 
 
-def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None,
             actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the match screen shows: the games so far with running totals, the game being entered, who won."""
-    results = [_result(p) for p in plays]
+    results = list(plays)
     rows, running = [], [0] * len(setup.sides)
     for number, result in enumerate(results, start=1):
         running[result.winner] += points(result)
         rows.append({"number": number, "winner": setup.side_name(result.winner), "left": result.left,
                      "points": points(result), "totals": list(running)})
     found = totals(setup, results)
-    winner = draft.get("winner") if draft else None
+    winner = draft.winner if draft else None
     champion = match_winner(setup, results)
     return {
         "setup": setup, "rows": rows,
@@ -173,28 +172,27 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
         "game_number": len(results) + 1,
         "draft_winner": winner,
         "waiting_for": opponents(setup, winner) if winner is not None else [],
-        "left": dict(draft.get("left", {})) if draft else {},
+        "left": dict(draft.left) if draft else {},
         "mine": actor.seat,
         "my_side": next((side for side, seats in enumerate(setup.sides) if actor.seat in seats), None),
     }
 
 
-def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def card_state(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None,
                actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds besides the game it is drawn for: who went out, and the counts its
     forms show (a phone's own, or for the host everyone's), so another phone's count does not redraw a phone's card."""
-    if not draft:
+    if draft is None:
         return None
-    left = dict(draft.get("left", {}))
     if actor.is_host:
-        return draft.get("winner"), sorted(left.items())
+        return draft.winner, sorted(draft.left.items())
     name = setup.players[actor.seat] if actor.seat is not None else None
-    return draft.get("winner"), left.get(name) if name is not None else None
+    return draft.winner, draft.left.get(name) if name is not None else None
 
 
-def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[GameResult]) -> dict[str, Any]:
     """What a finished match leaves for the crew's statistics: a side's points count for each of its players."""
-    results = [_result(p) for p in plays]
+    results = list(plays)
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
     found = totals(setup, results)
     champion = match_winner(setup, results)

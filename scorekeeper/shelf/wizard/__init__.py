@@ -8,17 +8,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
 
 from ...kinds import OnPlays, PlayedRules, Started
 from . import kind, pad
-from .kind import as_round
-from .rules import Setup, bidding_order
+from .kind import DRAFT, Draft
+from .rules import Round, Setup, bidding_order
 
 
-class WizardKind(OnPlays[Setup]):
+class WizardKind(OnPlays[Setup, Round, Draft]):
     """Wizard as the table offers it: its words, its pad's CSV, the next dealer in a rematch, an imported round
     resumed, and the host's correction of a round."""
 
@@ -29,9 +28,9 @@ class WizardKind(OnPlays[Setup]):
         app.extensions["babel"].translation_directories.append(str(Path(__file__).parent / "translations"))
         app.register_blueprint(views.bp)
 
-    def write_csv(self, setup: Setup, plays: Sequence[Any]) -> str:
+    def write_csv(self, setup: Setup, plays: Sequence[Round]) -> str:
         """The pad as CSV: a row per round and player, with points and running total."""
-        return pad.write_csv(setup, [as_round(p) for p in plays])
+        return pad.write_csv(setup, list(plays))
 
     def rematch(self, setup: Setup) -> Setup:
         """The same game again; the next player deals first."""
@@ -41,16 +40,16 @@ class WizardKind(OnPlays[Setup]):
         """The game as BG Stats knows it; left of the first dealer leads the first trick."""
         return (*kind.bg_stats_game(setup), bidding_order(setup, 1)[0])
 
-    def start(self, setup: Setup, plays: Sequence[Any]) -> Started:
+    def start(self, setup: Setup, plays: Sequence[Round]) -> Started:
         """A new game's rounds: an imported pad's, its unfinished last round open again with its bids."""
-        finished_rounds = [p for p in plays if p.get("tricks") is not None]
+        finished_rounds = [r for r in plays if r.finished]
         started = super().start(setup, finished_rounds)
         if len(finished_rounds) == len(plays):
             return started
-        bids = {str(seat): bid for seat, bid in enumerate(plays[-1]["bids"])}
-        return replace(started, plays=(*started.plays, ({"bids": bids}, False)))
+        bids = dict(enumerate(plays[-1].bids))
+        return replace(started, plays=(*started.plays, (DRAFT.dump(Draft(bids=bids)), False)))
 
 
-# Typed as the interface: mypy checks Wizard's rules against it.
-RULES: PlayedRules[Setup] = kind
+# Typed as the interface: mypy checks Wizard's rules against it, its rounds and drafts its own types.
+RULES: PlayedRules[Setup, Round, Draft] = kind
 WIZARD = WizardKind(RULES)

@@ -8,14 +8,14 @@ phone's bid until the count shows them together (`Applied.secret`, `Secrets`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask_babel import gettext
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, NewMatch, Secrets
+from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -47,6 +47,20 @@ RULES_TEMPLATE = "wizard/rules.html"
 # With secret bids, each phone's bid of a round is its own until the count shows them all.
 SECRETS = ("bid",)
 BID = "bid"
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The open round as far as it is entered: the bids made in turn (with secret bids, none until all are shown)
+    and the tricks in, by seat."""
+
+    bids: Mapping[int, int] = field(default_factory=dict)
+    tricks: Mapping[int, int] = field(default_factory=dict)
+
+
+# A closed round is the rules' `Round`; the open one a `Draft`. As the table stores them: JSON objects.
+PLAY = Codec(Round)
+DRAFT = Codec(Draft)
 
 
 def setup_from_form(form: Any) -> NewMatch[Setup]:
@@ -90,32 +104,20 @@ def label(options: Mapping[str, Any]) -> str:
     return str(gettext(TITLE))
 
 
-def as_round(play: Mapping[str, Any]) -> Round:
-    """A stored round (closed, or an imported one still open) as the rules read it."""
-    tricks = play.get("tricks")
-    return Round(play["cards"], tuple(play["bids"]), tuple(tricks) if isinstance(tricks, list) else None)
-
-
-def stored_round(played: Round) -> dict[str, Any]:
-    """A round as the table stores it."""
-    return {"cards": played.cards, "bids": list(played.bids),
-            "tricks": list(played.tricks) if played.tricks is not None else None}
-
-
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[dict[str, Any]]]:
-    """A pad file's game and its rounds, as stored (an unfinished last round without tricks); PadError."""
+def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
+    """A pad file's game and its rounds (an unfinished last round without tricks); PadError."""
     game = pad.read(doc, check)
-    return game.setup, [stored_round(r) for r in game.rounds]
+    return game.setup, list(game.rounds)
 
 
-def write_pad(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     """The pad file of a game."""
-    return pad.write(setup, [as_round(p) for p in plays])
+    return pad.write(setup, list(plays))
 
 
-def finished(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> bool:
+def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     """Whether the last round has been played."""
-    return all_played(setup, [as_round(p) for p in plays])
+    return all_played(setup, list(plays))
 
 
 def _digits(form: Any, key: str) -> int | None | bool:
@@ -151,12 +153,12 @@ class Now:
     forbidden: int | None
 
 
-def now(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, secrets: Secrets) -> Now:
+def now(setup: Setup, plays: Sequence[Round], draft: Draft | None, secrets: Secrets) -> Now:
     """The open round: bids made in turn (or, secret, entered and once shown), the tricks in, who bids next."""
     number = len(plays) + 1
     seats = range(len(setup.players))
-    draft = draft or {}
-    kept = {int(seat): bid for seat, bid in (draft.get("bids") or {}).items()}
+    draft = draft or Draft()
+    kept = draft.bids
     if setup.bidding == SECRET and len(kept) < len(setup.players):
         hidden = secrets.of(BID)
         bids = [hidden.get(seat) for seat in seats]
@@ -175,13 +177,12 @@ def now(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, An
             turn = next(seat for seat in order if not entered[seat])
             if turn == order[-1]:
                 forbidden = forbidden_bid(setup, number, [bids[seat] or 0 for seat in made])
-    taken = {int(seat): n for seat, n in (draft.get("tricks") or {}).items()}
-    return Now(number, order, bids, entered, complete, [taken.get(seat) for seat in seats], turn, last_made,
+    return Now(number, order, bids, entered, complete, [draft.tricks.get(seat) for seat in seats], turn, last_made,
                forbidden)
 
 
-def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied:
+def apply(setup: Setup, plays: Sequence[Round], draft: Draft | None, actor: Actor,
+          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Draft]:
     """A bid or tricks from a seat's phone, or from the host for any seat (a player without a phone)."""
     if actor.seat is None and not actor.is_host:
         return Applied(denied=True)
@@ -192,13 +193,13 @@ def apply(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, 
         return Applied(problems=(Problem(N_("The game is over: no round after the last.")),))
     state = now(setup, plays, draft, secrets)
     if "bid" in change:
-        applied = _bid(setup, state, dict(draft or {}), seat, change["bid"])
+        applied = _bid(setup, state, draft or Draft(), seat, change["bid"])
     else:
-        applied = _tricks(setup, state, dict(draft or {}), seat, change["tricks"])
+        applied = _tricks(setup, state, draft or Draft(), seat, change["tricks"])
     return replace(applied, entered_for=(seat,))
 
 
-def _bid(setup: Setup, state: Now, draft: dict[str, Any], seat: int, bid: int) -> Applied:
+def _bid(setup: Setup, state: Now, draft: Draft, seat: int, bid: int) -> Applied[Round, Draft]:
     name, number = setup.players[seat], state.number
     if any(t is not None for t in state.tricks) or (state.bids_complete and setup.bidding == SECRET):
         return Applied(problems=(Problem(N_("%(names)s: the bids of this round are shown already: they cannot "
@@ -219,11 +220,11 @@ def _bid(setup: Setup, state: Now, draft: dict[str, Any], seat: int, bid: int) -
     problems = bid_problems(setup, number, seat, bid, before)
     if problems:
         return Applied(problems=tuple(problems))
-    bids = {str(s): b for s, b in enumerate(state.bids) if b is not None and s != seat}
-    return Applied(draft={**draft, "bids": {**bids, str(seat): bid}})
+    bids = {s: b for s, b in enumerate(state.bids) if b is not None and s != seat}
+    return Applied(draft=replace(draft, bids={**bids, seat: bid}))
 
 
-def _tricks(setup: Setup, state: Now, draft: dict[str, Any], seat: int, taken: int) -> Applied:
+def _tricks(setup: Setup, state: Now, draft: Draft, seat: int, taken: int) -> Applied[Round, Draft]:
     name, number = setup.players[seat], state.number
     if not state.bids_complete:
         return Applied(problems=(Problem(N_("%(names)s: tricks come after the bids: not everyone has bid yet."),
@@ -233,31 +234,30 @@ def _tricks(setup: Setup, state: Now, draft: dict[str, Any], seat: int, taken: i
     if problems:
         return Applied(problems=tuple(problems))
     if all(t is not None for t in tricks) and not tricks_problems(setup, number, tricks):
-        bids = [b or 0 for b in state.bids]
-        return Applied(closed={"cards": number, "bids": bids, "tricks": tricks})
+        bids = tuple(b or 0 for b in state.bids)
+        return Applied(closed=Round(number, bids, tuple(t for t in tricks if t is not None)))
     # Not all in, or they do not add up: kept, and the screen says so to everyone concerned.
-    return Applied(draft={**draft, "tricks": {str(s): t for s, t in enumerate(tricks) if t is not None}})
+    return Applied(draft=replace(draft, tricks={s: t for s, t in enumerate(tricks) if t is not None}))
 
 
-def pad_rows(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def pad_rows(setup: Setup, plays: Sequence[Round]) -> list[dict[str, Any]]:
     """Each played round as the pad shows it: whether corrected, each seat's bid, tricks, points and running total."""
     rows = []
     running = [0] * len(setup.players)
-    for number, play in enumerate(plays, start=1):
-        played = as_round(play)
+    for number, played in enumerate(plays, start=1):
         gained = round_points(played)
         running = [total + points for total, points in zip(running, gained)]
-        rows.append({"number": number, "corrected": bool(play.get("corrected")),
+        rows.append({"number": number, "corrected": played.corrected,
                      "cells": [{"bid": bid, "tricks": t, "points": p, "total": total, "made": bid == t}
                                for bid, t, p, total in zip(played.bids, played.tricks or (), gained, running)]})
     return rows
 
 
-def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def context(setup: Setup, plays: Sequence[Round], draft: Draft | None,
             actor: Actor, secrets: Secrets) -> dict[str, Any]:
     """What the round screen shows: the round, whose turn, the bids as this screen may see them, the tricks,
     the leaderboard and the pad."""
-    rounds = [as_round(p) for p in plays]
+    rounds = list(plays)
     over = all_played(setup, rounds)
     state = now(setup, plays, draft, secrets)
     names = setup.players
@@ -279,7 +279,7 @@ def context(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str
     }
 
 
-def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None,
+def card_state(setup: Setup, plays: Sequence[Round], draft: Draft | None,
                actor: Actor, secrets: Secrets) -> object:
     """What this browser's own card holds: its bid and tricks, whether it may bid now (and what not), the phase;
     the host's card the turn and the entries it may make for players without a phone."""
@@ -295,10 +295,10 @@ def card_state(setup: Setup, plays: Sequence[Mapping[str, Any]], draft: Mapping[
     return (phase, mine_now, may_change, state.forbidden if mine_now else None, state.bids[seat], state.tricks[seat])
 
 
-def summary(setup: Setup, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
     """What a finished game leaves for the crew's statistics: totals, points per round, bids made (no bonus points:
     Wizard has none)."""
-    rounds = [as_round(p) for p in plays if p.get("tricks") is not None]
+    rounds = [r for r in plays if r.finished]
     seats = range(len(setup.players))
     found = totals(setup, rounds)
     return {"kind": NAME, "players": list(setup.players), "totals": found,

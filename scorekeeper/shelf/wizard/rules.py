@@ -43,6 +43,8 @@ class Round:
     cards: int
     bids: tuple[int, ...]
     tricks: tuple[int, ...] | None = None
+    # The host corrected it once it was scored (the pad marks it).
+    corrected: bool = False
 
     @property
     def finished(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, request, url_for
@@ -36,7 +37,7 @@ def _entries(form: Any, key: str, count: int) -> tuple[list[int], list[Problem]]
     return found, problems
 
 
-def _scored_round(state: GameState, number: int) -> tuple[Setup, list[dict[str, Any]]]:
+def _scored_round(state: GameState, number: int) -> tuple[Setup, list[Round]]:
     """The setup and closed rounds of a Wizard game whose round `number` is scored; NotFound otherwise."""
     if state.kind != kind.NAME:
         raise service.not_found(state.public_id)
@@ -58,10 +59,12 @@ def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> 
         problems = round_problems(setup, corrected)
         if problems:
             return refused(*problems)
-        closed[number - 1] = {**kind.stored_round(corrected), "corrected": True}
+        closed[number - 1] = replace(corrected, corrected=True)
         # A finished game's statistics follow.
         summary = kind.summary(setup, closed) if game.finished_at is not None else None
-        return Applied(closed=closed[number - 1], play=number, summary=summary, event="correct")
+        applied: Applied[Round, kind.Draft] = Applied(closed=closed[number - 1], play=number, summary=summary,
+                                                      event="correct")
+        return applied.stored_with(kind.PLAY, kind.DRAFT)
 
     return service.play(public_id, credentials(public_id), decide)
 
@@ -72,7 +75,7 @@ def _form_page(public_id: str, number: int, status: int = 200, problems: list[st
     me = visitor(state)
     if not me.is_host:
         return not_yours()
-    shown = kind.as_round(closed[number - 1])
+    shown = closed[number - 1]
     return page("wizard/correct.html", status, title=gettext("Correct round %(number)d", number=number), game=state,
                 visitor=me, setup=setup, number=number, played=shown, problems=problems or [],
                 form=request.form if problems else None)
