@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))  # the server is started by the same helper the te
 from tests.production import ProductionServer  # noqa: E402
 
 PLAYERS = 6
-EDITION = re.compile(r'<div id="table"(?: hx-swap-oob="true")? data-edition="(\d+)"')
-CARD = re.compile(r'<div id="card"(?: hx-swap-oob="true")? data-key="([^"]+)" data-edition="(\d+)"')
+EDITION = re.compile(r'<div id="table"(?: hx-swap-oob="(?:true|morph)")? data-edition="(\d+)"')
+CARD = re.compile(r'<div id="card"(?: hx-swap-oob="(?:true|morph)")? data-key="([^"]+)" data-edition="(\d+)"')
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 COUNT_SECONDS = 3.0  # the Procfile's default YO-HO-HO
 

@@ -77,6 +77,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
 
     from . import assets, extensions, kinds, live, views
     from .shelf import INSTALLED
+    from .views.labels import FRAME_SCRIPT, FRAME_SCRIPTS
 
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
@@ -90,7 +91,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     kinds.init_app(app, INSTALLED if games is None else games)
     live.init_app(app)
     views.init_app(app)
-    assets.init_app(app)
+    # The frame's scripts go to the phones as one file.
+    assets.init_app(app, {FRAME_SCRIPT: FRAME_SCRIPTS})
     return app
 
 

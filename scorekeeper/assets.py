@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -42,13 +43,8 @@ def minified(path: Path, data: bytes) -> bytes:
     return data
 
 
-@lru_cache(maxsize=128)
-def load_asset(path: Path, modified: float) -> Asset:
-    """Read, minify and compress a file; kept until the file changes."""
-    mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    if path.suffix == ".webmanifest":
-        mimetype = "application/manifest+json"
-    plain = minified(path, path.read_bytes())
+def _asset(mimetype: str, plain: bytes) -> Asset:
+    """Content ready to send: compressed once at the highest level where it pays, and fingerprinted."""
     encodings = {"identity": plain}
     if mimetype in COMPRESSIBLE:
         encodings["br"] = brotli.compress(plain, quality=11, mode=brotli.MODE_TEXT)
@@ -56,8 +52,29 @@ def load_asset(path: Path, modified: float) -> Asset:
     return Asset(mimetype, encodings, hashlib.sha256(plain).hexdigest()[:16])
 
 
-def asset_at(folder: str, filename: str) -> Asset | None:
-    """The asset for `filename` under `folder`, or None if there is no such file."""
+@lru_cache(maxsize=128)
+def load_asset(path: Path, modified: float) -> Asset:
+    """Read, minify and compress a file; kept until the file changes."""
+    mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    if path.suffix == ".webmanifest":
+        mimetype = "application/manifest+json"
+    return _asset(mimetype, minified(path, path.read_bytes()))
+
+
+@lru_cache(maxsize=16)
+def load_bundle(paths: tuple[Path, ...], modified: tuple[float, ...]) -> Asset:
+    """Scripts minified and joined in order, then compressed as one: one request, and one compressed stream that
+    finds what the files share; kept until one of them changes."""
+    return _asset("text/javascript", b"\n;".join(minified(path, path.read_bytes()) for path in paths))
+
+
+def asset_at(folder: str, filename: str, bundles: Mapping[str, Sequence[str]] | None = None) -> Asset | None:
+    """The asset for `filename` under `folder` (a file, or one of `bundles`: a name for files served as one), or
+    None if there is no such file."""
+    parts = (bundles or {}).get(filename)
+    if parts is not None:
+        paths = tuple(Path(folder) / part for part in parts)
+        return load_bundle(paths, tuple(path.stat().st_mtime for path in paths))
     found = safe_join(folder, filename)
     if found is None:
         return None
@@ -67,9 +84,9 @@ def asset_at(folder: str, filename: str) -> Asset | None:
     return load_asset(path, path.stat().st_mtime)
 
 
-def send_asset(folder: str, filename: str) -> Response:
-    """Answer for one static file, in the best encoding the browser takes."""
-    asset = asset_at(folder, filename)
+def send_asset(folder: str, filename: str, bundles: Mapping[str, Sequence[str]] | None = None) -> Response:
+    """Answer for one static file (or bundle), in the best encoding the browser takes."""
+    asset = asset_at(folder, filename, bundles)
     if asset is None:
         abort(404)
     accepted = request.accept_encodings
@@ -89,15 +106,17 @@ def send_asset(folder: str, filename: str) -> Response:
     return response.make_conditional(request)
 
 
-def init_app(app: Flask) -> None:
-    """Serve `static/` through `send_asset`, and give every static URL its content's fingerprint."""
+def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> None:
+    """Serve `static/` through `send_asset`, with `bundles` (a name for files under it served as one, in order),
+    and give every static URL its content's fingerprint."""
     folder = app.static_folder
     assert folder is not None
-    app.view_functions["static"] = lambda filename: send_asset(folder, filename)
+    kept = dict(bundles or {})
+    app.view_functions["static"] = lambda filename: send_asset(folder, filename, kept)
 
     @app.url_defaults
     def fingerprint_static(endpoint: str, values: dict) -> None:
         if endpoint == "static" and "filename" in values and "v" not in values:
-            asset = asset_at(folder, values["filename"])
+            asset = asset_at(folder, values["filename"], kept)
             if asset is not None:
                 values["v"] = asset.fingerprint

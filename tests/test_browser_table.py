@@ -208,3 +208,60 @@ def test_every_phone_follows_the_table_to_the_end(browser, live_server: str) -> 
         assert page.url.endswith("/end")
     for page in (anne, ben, host):
         page.context.close()
+
+
+def test_answers_and_pushes_are_morphed_into_the_page_the_player_has(browser, live_server: str) -> None:
+    """The answer to a phone's own tap and what the stream pushes are morphed in (idiomorph): the card, the table,
+    the control the player is on stay the very same elements, focused and open as they were, with their new
+    values; a page opened is drawn anew."""
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    host.goto(live_server + "/games/new")
+    for seat, name in enumerate(("Anne", "Ben")):
+        host.fill(f"#player-{seat}", name)
+    host.check("input[name=ruleset][value=modern]")
+    host.check("input[name=advanced_cards]")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
+    game = host.url
+    phones = {}
+    for name in ("Anne", "Ben"):
+        page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+        page.goto(game + "/join")
+        page.get_by_role("button", name=name, exact=True).click()
+        page.locator(".numpad.mine button[value='0']").click()
+        phones[name] = page
+    anne, ben = phones["Anne"], phones["Ben"]
+    expect(anne.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
+    expect(ben.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
+
+    # Marks on the elements themselves, which a redraw from new HTML would not carry.
+    anne.evaluate("""() => {
+        for (const id of ["card", "table", "more-0"]) document.getElementById(id).mark = id;
+        document.querySelector("#main nav.tabs").mark = "tabs";
+    }""")
+    anne.locator("#more-0 summary").click()
+    anne.evaluate("""() => new Promise(saved => {
+        document.addEventListener("htmx:afterSettle", saved, {once: true});
+        document.querySelector("input[name=loot-0][value='1']").focus();
+        document.querySelector("input[name=loot-0][value='1']").click();
+    })""")
+    # Her own autosave's answer: the same card, the panel open, the box ticked and focused.
+    assert anne.evaluate("document.getElementById('card').mark") == "card"
+    expect(anne.locator("#more-0")).to_have_attribute("open", "")
+    expect(anne.locator("input[name=loot-0][value='1']")).to_be_checked()
+    expect(anne.locator("input[name=loot-0][value='1']")).to_be_focused()
+    # Ben's tricks, pushed: Anne's table shows them in the same element; her card and focus as they were.
+    ben.locator(".tricks-pad label:has(input[value='1'])").click()
+    expect(anne.locator(".status-list li", has_text="Ben")).to_contain_text("1 so far")
+    assert anne.evaluate("document.getElementById('table').mark") == "table"
+    assert anne.evaluate("document.getElementById('more-0').mark") == "more-0"
+    expect(anne.locator("input[name=loot-0][value='1']")).to_be_focused()
+    assert anne.evaluate("document.querySelector('#main nav.tabs').mark") == "tabs"
+    # Another page opened (the pad) is drawn anew: its tabs are new elements.
+    anne.locator("nav.tabs a", has_text="Score pad").click()
+    expect(anne.get_by_role("heading", name="Score pad")).to_be_visible()
+    assert anne.evaluate("document.querySelector('#main nav.tabs').mark") is None
+    for page in (host, anne, ben):
+        page.context.close()

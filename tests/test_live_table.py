@@ -103,7 +103,7 @@ HEAD = re.compile(r'<div id="hand".*?(?=<div id="card")', re.S)
 # (the page's two columns close after the board)
 TABLE_AND_BOARD = re.compile(r'<div id="table".*?(?=</div></div>\s*<div class="live")', re.S)
 # What the stream adds to each part: replace the element of its id wherever it is (htmx's out-of-band swap).
-SWAP_MARK = ' hx-swap-oob="true"'
+SWAP_MARK = ' hx-swap-oob="morph"'
 
 
 def shared_part(page: str) -> str:
@@ -239,7 +239,7 @@ def test_the_join_page_is_pushed_the_way_in_when_the_host_lets_the_phone_in(tabl
     assert stream.nothing_within(0.3)
     assert clients["host"].post(let_in_buttons(clients["host"], url)[code_of(new_phone, url)]).status_code == 303
     pushed = stream.next()
-    assert pushed.kind == "card" and 'hx-swap-oob="true"' in pushed.data
+    assert pushed.kind == "card" and 'hx-swap-oob="morph"' in pushed.data
     assert "data-follow" in pushed.data and f'href="{url.split("localhost")[-1]}"' in pushed.data
     stream.close()
 

@@ -57,8 +57,8 @@ def test_every_screen_gets_the_same_table_and_its_own_card(kind: str, client: Fl
         # The same bytes for every screen, and the same the page shows.
         assert len(set(tables.values())) == 1, kind
         page = parties["viewer"].get(url).get_data(as_text=True)
-        assert tables["viewer"].count(' hx-swap-oob="true"') == 2
-        assert shared_parts(page).replace("\n", "") == tables["viewer"].replace(' hx-swap-oob="true"', "").replace("\n", "")
+        assert tables["viewer"].count(' hx-swap-oob="morph"') == 2
+        assert shared_parts(page).replace("\n", "") == tables["viewer"].replace(' hx-swap-oob="morph"', "").replace("\n", "")
         # Nobody's name as "You are …" and no form on the shared table: those are the own cards'.
         assert "You are" not in tables["host"] and "<form" not in tables["host"]
         assert "You are Anne" in opened["anne"]["card"] and "You are Ben" in opened["ben"]["card"]

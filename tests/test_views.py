@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import zlib
 from pathlib import Path
@@ -46,11 +47,41 @@ def text(response) -> str:
 
 
 def test_start_page_is_a_whole_page_with_pinned_htmx(client: FlaskClient) -> None:
+    """A whole page whose one script is the frame's: the pinned copies of htmx and its extensions (no CDN), then
+    the page script and its parts, each minified, in order."""
     response = client.get("/")
     assert response.status_code == 200
     body = text(response)
-    assert "<html" in body and "/static/htmx-2.0.11.min.js" in body
-    assert "HX-Request" in response.headers["Vary"]
+    assert "<html" in body and "HX-Request" in response.headers["Vary"]
+    scripts = re.findall(r'<script src="([^"]+)"', body)
+    assert len(scripts) == 1 and scripts[0].startswith("/static/app.js?v=")
+    served = client.get(scripts[0]).get_data(as_text=True)
+    static = Path(client.application.static_folder)
+    pinned = [(static / name).read_text() for name in ("htmx-2.0.11.min.js", "idiomorph-ext-0.8.0.min.js")]
+    assert served.startswith(pinned[0]) and pinned[1] in served
+    at = [served.index(marker) for marker in ("htmx.defineExtension('sse'", "var Idiomorph=", "sk.redrawn=",
+                                              'defineExtension("taps"', 'defineExtension("pushes"',
+                                              'defineExtension("announce"', 'defineExtension("keypad"')]
+    assert at == sorted(at)
+    assert "// " not in served.split("var Idiomorph=")[1]
+
+
+def test_the_frames_script_changes_its_address_when_a_part_changes(app: Flask, tmp_path: Path) -> None:
+    """The frame's one file is fingerprinted on what it joins: a phone keeps it for good, and gets the new one the
+    moment any part changes."""
+    from scorekeeper import assets
+
+    (tmp_path / "a.js").write_text("// one\nvar a = 1;\n")
+    (tmp_path / "b.min.js").write_text("var b=2;")
+    bundles = {"both.js": ("a.js", "b.min.js")}
+    before = assets.asset_at(str(tmp_path), "both.js", bundles)
+    assert before is not None and before.encodings["identity"] == b"var a=1;\n;var b=2;"
+    assert set(before.encodings) == {"identity", "br", "gzip"}
+    os.utime(tmp_path / "b.min.js", (1, 1))
+    (tmp_path / "b.min.js").write_text("var b=3;")
+    after = assets.asset_at(str(tmp_path), "both.js", bundles)
+    assert after is not None and after.fingerprint != before.fingerprint
+    assert assets.asset_at(str(tmp_path), "both.js") is None
 
 
 def test_htmx_requests_get_the_main_block_only(client: FlaskClient) -> None:

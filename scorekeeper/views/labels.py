@@ -85,6 +85,13 @@ def game_label(game: Any) -> str:
     return kinds.kind_of(game).label(game)
 
 
+# The scripts of every page's frame, in the order they run: htmx, its live stream and idiomorph's morph (pinned
+# copies), then the page script and its parts, each a small htmx extension. Served as one file, `app.js`
+# (`assets.load_bundle`), which `base.html` loads.
+FRAME_SCRIPT = "app.js"
+FRAME_SCRIPTS = ("htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.js", "idiomorph-ext-0.8.0.min.js", "app/page.js",
+                 "app/taps.js", "app/pushes.js", "app/announce.js", "app/keypad.js")
+
 # Each language in its own words, so everyone finds theirs.
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano"))
 
@@ -97,6 +104,7 @@ def init_app(app: Flask) -> None:
         current_locale=lambda: str(get_locale() or "en"),
         now_ms=lambda: int(time.time() * 1000),
         language_names=LANGUAGE_NAMES,
+        frame_script=FRAME_SCRIPT,
         join_names=join_names,
         game_label=game_label,
         finished_on=finished_on,

@@ -10,12 +10,12 @@ from flask import Response, render_template, url_for
 from flask_babel import gettext
 
 from . import bp
+from .labels import FRAME_SCRIPT
 from .rendering import page
 
 # What every page's frame loads (base.html), kept by the service worker at its install; a game's own files are kept
 # the first time a page uses them. Every address names its content (`?v=`), so a kept file is never stale.
-FRAME_FILES = ("app.css", "app.js", "htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.js", "icon.svg", "icon-192.png",
-               "manifest.webmanifest", "offline.js")
+FRAME_FILES = ("app.css", FRAME_SCRIPT, "icon.svg", "icon-192.png", "manifest.webmanifest", "offline.js")
 # The offline page's own script: it opens the page asked for again once the table answers.
 OFFLINE_ASSETS = (("static", "offline.js"),)
 

@@ -102,9 +102,10 @@ PUSHED_PART = re.compile(r'<div id="(?:hand|table|board|card)"')
 
 
 def swapped_by_id(html: str) -> str:
-    """Parts as the stream sends them: each marked to replace the element of its id wherever it sits on
-    the page (htmx's out-of-band swap), not to fill the element that received the event."""
-    return PUSHED_PART.sub(lambda found: found[0] + ' hx-swap-oob="true"', html)
+    """Parts as the stream sends them: each marked to be morphed into the element of its id wherever it sits on
+    the page (htmx's out-of-band swap with idiomorph's morph, which keeps what the player has focused, opened and
+    typed there), not to fill the element that received the event."""
+    return PUSHED_PART.sub(lambda found: found[0] + ' hx-swap-oob="morph"', html)
 
 
 def event(kind: str, data: str, edition: int | None = None) -> str:
