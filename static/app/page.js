@@ -66,15 +66,23 @@
   });
 
   // --- What the morph keeps. `keeping`: the redraw under way is not the answer to the player's own tap (a push, an
-  // autosave's answer): what they opened and typed stays. After their own tap, the page is the server's, but for a
-  // panel they opened while it was on its way.
+  // autosave's answer): the panels they opened and the values they typed stay. After their own tap, the page is the
+  // server's, but for a panel they toggled while it was on its way.
   var keeping = false;
   var requestStarted = 0;
   var toggledAt = {};
   var unsaved = {};  // controls changed that no page from the server has shown yet, by id (radios by name)
-  var resave = [];
+  var kept = [];
   function keyOf(control) {
     return control.type === "radio" ? "radio:" + control.name : control.id;
+  }
+  function controlOf(key) {
+    var radio = /^radio:(.*)/.exec(key);
+    return radio ? document.querySelector('#main input[type=radio][name="' + CSS.escape(radio[1]) + '"]:checked')
+      : document.getElementById(key);
+  }
+  function valueOf(control) {
+    return control.type === "checkbox" ? control.checked : control.value;
   }
   function remember(event) {
     var input = event.target;
@@ -82,6 +90,25 @@
   }
   document.addEventListener("input", remember, true);
   document.addEventListener("change", remember, true);
+  // What the player typed, before a redraw that keeps it; after it, what the server showed otherwise is theirs again,
+  // and goes again from the form as it is now.
+  function keepTyped() {
+    kept = Object.keys(unsaved).map(controlOf).filter(Boolean).map(function (control) {
+      return { key: keyOf(control), value: valueOf(control) };
+    });
+  }
+  function restoreTyped() {
+    kept.splice(0).forEach(function (typed) {
+      var radio = /^radio:(.*)/.exec(typed.key);
+      var control = radio ? document.querySelector('#main input[type=radio][name="' + CSS.escape(radio[1]) + '"][value="' +
+                                                   CSS.escape(typed.value) + '"]') : document.getElementById(typed.key);
+      if (!control || (control.type === "radio" ? control.checked : valueOf(control) === typed.value)) return;
+      if (control.type === "radio") control.checked = true;
+      else if (control.type === "checkbox") control.checked = typed.value;
+      else control.value = typed.value;
+      sk.changed(control);
+    });
+  }
   document.addEventListener("toggle", function (event) {
     var details = event.target;
     if (details.tagName !== "DETAILS") return;
@@ -92,15 +119,9 @@
     }
   }, true);
   Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, element, how) {
-    if (name === "data-running" && how === "remove") return false;  // the count's own mark
-    if (name === "open" && element.tagName === "DETAILS") {
-      return !(keeping || toggledAt[element.id] > requestStarted);
-    }
-    var control = element.tagName === "OPTION" ? element.closest("select") : element;
-    if (keeping && (name === "value" || name === "checked" || name === "selected") && unsaved[keyOf(control)]) {
-      if (resave.indexOf(control) < 0) resave.push(control);
-      return false;
-    }
+    // What the page script gave an element stays: the count's mark, the tabindex that lets a heading hold focus.
+    if ((name === "data-running" || name === "tabindex") && how === "remove") return false;
+    if (name === "open" && element.tagName === "DETAILS") return !(keeping || toggledAt[element.id] > requestStarted);
   };
   function rememberedPanels() {
     document.querySelectorAll("details[data-remember]").forEach(function (details) {
@@ -116,13 +137,15 @@
   var problemBefore = "";
   sk.before = function (how) {
     keeping = how === "redraw" || how === "push";
+    // The control the player is typing in is left alone by a redraw that keeps what they typed.
+    Idiomorph.defaults.ignoreActiveValue = keeping;
+    if (keeping) keepTyped();
     problemBefore = sk.textOf(myProblem());
   };
   sk.redrawn = function (how) {
     keeping = false;
     if (how !== "redraw" && how !== "push") unsaved = {};
-    // A value the morph kept goes again, from the form as it is now.
-    resave.splice(0).forEach(function (control) { if (document.body.contains(control)) sk.changed(control); });
+    restoreTyped();
     rememberedPanels();
     readClock();
     runCount();
@@ -147,6 +170,14 @@
     var path = new URL(config.path || "", location.href).pathname;
     redraw = config.headers && config.headers["X-Keep-Open"] ? "redraw"
       : config.verb !== "get" ? "reply" : path !== location.pathname ? "visit" : "again";
+    // An autosave's answer overtaken by what the stream pushed meanwhile never takes the page back in time.
+    var incoming = /id="(?:table|live)"[^>]*data-edition="(\d+)"/.exec(detail.serverResponse || "");
+    var shown = sk.editionOf(document.getElementById("table")) || sk.editionOf(document.getElementById("live"));
+    if (redraw === "redraw" && incoming && shown !== null && parseInt(incoming[1], 10) < shown) {
+      detail.shouldSwap = false;
+      redraw = null;
+      return;
+    }
     // A page asked for is drawn anew; the answer to a tap is morphed into the page the player has.
     if (config.verb === "get") detail.swapOverride = "innerHTML show:window:top";
     sk.before(redraw);
@@ -193,9 +224,13 @@
 
   // --- "YO… HO… HO!" until the moment the bids show, on the server's clock; the stream pushes them then.
   var clockOffset = 0;  // server time minus this device's time
+  var clockRead = null;
   function readClock() {
     var live = document.getElementById("live");
-    if (live && live.dataset.now) clockOffset = parseInt(live.dataset.now, 10) - Date.now();
+    // Once per page the server drew: its clock is that of the moment it was sent (a push leaves it as it was).
+    if (!live || !live.dataset.now || live.dataset.now === clockRead) return;
+    clockRead = live.dataset.now;
+    clockOffset = parseInt(clockRead, 10) - Date.now();
   }
   function runCount() {
     var count = document.querySelector("[data-reveal-at]");
