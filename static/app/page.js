@@ -137,8 +137,9 @@
   var problemBefore = "";
   sk.before = function (how) {
     keeping = how === "redraw" || how === "push";
-    // The control the player is typing in is left alone by a redraw that keeps what they typed.
-    Idiomorph.defaults.ignoreActiveValue = keeping;
+    // The control the player is typing in is left alone by a redraw that keeps what they typed (only a control:
+    // the morph would leave a focused heading's or region's whole content as it was).
+    Idiomorph.defaults.ignoreActiveValue = keeping && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
     if (keeping) keepTyped();
     problemBefore = sk.textOf(myProblem());
   };
