@@ -121,27 +121,35 @@ def test_four_phones_bid_in_secret_and_reveal_together(browser, live_server: str
         context.close()
 
 
-def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, live_server: str) -> None:
-    """Anne is typing her result when Ben taps his trick: her card, value and focus stay as they are."""
+def modern_game_bid_from_phones(browser, live_server: str, players: tuple[str, ...], with_phones: tuple[str, ...]):
+    """A modern game with the advanced cards, started by the host; each of `with_phones` joins on a phone of its
+    own and bids 0 there. The host's page, and the phones by name."""
     from playwright.sync_api import expect
 
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
     host.goto(live_server + "/games/new")
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
+    for seat, name in enumerate(players):
         host.fill(f"#player-{seat}", name)
     host.check("input[name=ruleset][value=modern]")
     host.check("input[name=advanced_cards]")
     host.get_by_role("button", name="Start the game").click()
     expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
-    game = host.url
     phones = {}
-    for name in ("Anne", "Ben"):
+    for name in with_phones:
         page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-        page.goto(game + "/join")
+        page.goto(host.url + "/join")
         page.get_by_role("button", name=name, exact=True).click()
         page.locator(".numpad.mine button[value='0']").click()
         expect(page.locator("#main").get_by_text("Your bid is 0.")).to_be_visible()
         phones[name] = page
+    return host, phones
+
+
+def test_another_phones_change_never_redraws_what_a_player_is_typing(browser, live_server: str) -> None:
+    """Anne is typing her result when Ben taps his trick: her card, value and focus stay as they are."""
+    from playwright.sync_api import expect
+
+    host, phones = modern_game_bid_from_phones(browser, live_server, ("Anne", "Ben", "Cara"), ("Anne", "Ben"))
     host.locator("#bidder-2 summary").click()
     host.locator("#bidder-2 .numpad button[value='1']").click()
     anne, ben = phones["Anne"], phones["Ben"]
@@ -216,22 +224,7 @@ def test_answers_and_pushes_are_morphed_into_the_page_the_player_has(browser, li
     values; a page opened is drawn anew."""
     from playwright.sync_api import expect
 
-    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-    host.goto(live_server + "/games/new")
-    for seat, name in enumerate(("Anne", "Ben")):
-        host.fill(f"#player-{seat}", name)
-    host.check("input[name=ruleset][value=modern]")
-    host.check("input[name=advanced_cards]")
-    host.get_by_role("button", name="Start the game").click()
-    expect(host.get_by_role("heading", name="Hand 1 of 10")).to_be_visible()
-    game = host.url
-    phones = {}
-    for name in ("Anne", "Ben"):
-        page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-        page.goto(game + "/join")
-        page.get_by_role("button", name=name, exact=True).click()
-        page.locator(".numpad.mine button[value='0']").click()
-        phones[name] = page
+    host, phones = modern_game_bid_from_phones(browser, live_server, ("Anne", "Ben"), ("Anne", "Ben"))
     anne, ben = phones["Anne"], phones["Ben"]
     expect(anne.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
     expect(ben.get_by_role("heading", name="Your result")).to_be_visible(timeout=10_000)
