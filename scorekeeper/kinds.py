@@ -12,7 +12,7 @@ app (`init_app`: its Blueprint, its pages). A game whose plays the table keeps i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -77,12 +77,10 @@ class Applied(Generic[ClosedT, DraftT]):
 
     def stored_with(self, closed: Codec[ClosedT], drafts: Codec[DraftT]) -> Applied:
         """The same change with its plays as the table stores them."""
-        return Applied(
-            draft=None if self.draft is None else drafts.dump(self.draft),
-            closed=None if self.closed is None else closed.dump(self.closed), play=self.play,
-            problems=self.problems, denied=self.denied, stale=self.stale, secret=self.secret, shown=self.shown,
-            collects=self.collects, forget=self.forget, opens=None if self.opens is None else drafts.dump(self.opens),
-            summary=self.summary, entered_for=self.entered_for, event=self.event)
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update({name: None if values[name] is None else codec.dump(values[name])
+                       for name, codec in (("draft", drafts), ("closed", closed), ("opens", drafts))})
+        return Applied(**values)
 
 
 T = TypeVar("T")
@@ -343,11 +341,18 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
 
     def played(self, game: Any) -> list[PlayT]:
         """The closed plays of a stored game, in order, as its rules hold them."""
-        return [self.rules.PLAY.load(p.data) for p in game.plays if p.closed]
+        return plays_of(self.rules, game)[0]
 
     def rules_context(self, setup: SetupT) -> dict[str, Any]:
         """What its rules page shows of this game, from its rules."""
         return self.rules.rules_context(setup)
+
+
+def plays_of(rules: PlayedRules[Any, PlayT, DraftT], game: Any) -> tuple[list[PlayT], DraftT | None]:
+    """A stored game's closed plays in order and its open play's draft (None: no play open), as its rules hold them
+    (a record or its plain values)."""
+    closed = [rules.PLAY.load(p.data) for p in game.plays if p.closed]
+    return closed, next((rules.DRAFT.load(p.data) for p in game.plays if not p.closed), None)
 
 
 class Shelf:

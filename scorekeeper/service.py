@@ -477,8 +477,7 @@ def by_rules(change: Mapping[str, Any], drawn_for: int | None = None) -> Decisio
         rules = kind.played_rules
         if rules is None:
             raise not_found(game.public_id)
-        setup, closed = kind.setup_of(game), [rules.PLAY.load(p.data) for p in game.plays if p.closed]
-        draft = next((rules.DRAFT.load(p.data) for p in game.plays if not p.closed), None)
+        setup, (closed, draft) = kind.setup_of(game), kinds.plays_of(rules, game)
         number = len(closed) + 1
         if drawn_for is not None and drawn_for != number:
             return kinds.STALE

@@ -61,9 +61,8 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
     kept = games.cache("shelf games")
     found = kept.get((state.id, state.version))
     if found is None:
-        closed = tuple(rules.PLAY.load(p.data) for p in state.plays if p.closed)
-        draft = next((rules.DRAFT.load(p.data) for p in state.plays if not p.closed), None)
-        found = ShelfGame(rules, kind.setup_of(state), closed, draft, state.version)
+        closed, draft = kinds.plays_of(rules, state)
+        found = ShelfGame(rules, kind.setup_of(state), tuple(closed), draft, state.version)
         kept.put((state.id, found.version), found)
     return found
 

@@ -76,10 +76,12 @@
   function keyOf(control) {
     return control.type === "radio" ? "radio:" + control.name : control.id;
   }
-  function controlOf(key) {
+  // The control a key names: for a radio group, its radio of `value`, else its checked one.
+  function controlOf(key, value) {
     var radio = /^radio:(.*)/.exec(key);
-    return radio ? document.querySelector('#main input[type=radio][name="' + CSS.escape(radio[1]) + '"]:checked')
-      : document.getElementById(key);
+    if (!radio) return document.getElementById(key);
+    return document.querySelector('#main input[type=radio][name="' + CSS.escape(radio[1]) + '"]' +
+                                  (value === undefined ? ":checked" : '[value="' + CSS.escape(value) + '"]'));
   }
   function valueOf(control) {
     return control.type === "checkbox" ? control.checked : control.value;
@@ -93,15 +95,15 @@
   // What the player typed, before a redraw that keeps it; after it, what the server showed otherwise is theirs again,
   // and goes again from the form as it is now.
   function keepTyped() {
-    kept = Object.keys(unsaved).map(controlOf).filter(Boolean).map(function (control) {
-      return { key: keyOf(control), value: valueOf(control) };
+    kept = [];
+    Object.keys(unsaved).forEach(function (key) {
+      var control = controlOf(key);
+      if (control) kept.push({ key: key, value: valueOf(control) });
     });
   }
   function restoreTyped() {
     kept.splice(0).forEach(function (typed) {
-      var radio = /^radio:(.*)/.exec(typed.key);
-      var control = radio ? document.querySelector('#main input[type=radio][name="' + CSS.escape(radio[1]) + '"][value="' +
-                                                   CSS.escape(typed.value) + '"]') : document.getElementById(typed.key);
+      var control = controlOf(typed.key, typed.value);
       if (!control || (control.type === "radio" ? control.checked : valueOf(control) === typed.value)) return;
       if (control.type === "radio") control.checked = true;
       else if (control.type === "checkbox") control.checked = typed.value;
