@@ -16,6 +16,8 @@ from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
+from jinja2 import pass_context
+from markupsafe import Markup
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm import registry as mapper_registry
@@ -71,24 +73,60 @@ def request_translations():
     key), a third of the time it takes to draw a shared table. Kept with the locale they are for, they follow it
     when it changes within a request (`force_locale`).
     """
-    locale = get_locale()
-    kept = g.get("translations_by_locale")
+    # `g` looked up once: each use of Flask's proxy finds the context anew, and a shared table says some thirty
+    # strings. The locale Flask-Babel chose for this request is where `get_locale` keeps it (it chooses it when
+    # none is there yet).
+    namespace = g._get_current_object()
+    locale = getattr(getattr(namespace, "_flask_babel", None), "babel_locale", None) or get_locale()
+    kept = getattr(namespace, "translations_by_locale", None)
     if kept is None or kept[0] is not locale:
-        kept = g.translations_by_locale = (locale, get_translations())
+        kept = namespace.translations_by_locale = (locale, get_translations())
     return kept[1]
 
 
+def _marked(context: Any, text: str, variables: dict[str, Any]) -> str:
+    """A translated string as Jinja's i18n extension gives it: markup-safe where the template escapes, then
+    formatted with the call's variables (always, so that a "%" reads the same in every string: a string with no
+    "%" and no variables is the same formatted, and most are)."""
+    marked = Markup(text) if context.eval_ctx.autoescape else text
+    return marked % variables if variables or "%" in text else marked
+
+
+@pass_context
+def template_gettext(context: Any, string: str, **variables: Any) -> str:
+    """The templates' `_` and `gettext`."""
+    return _marked(context, request_translations().ugettext(string), variables)
+
+
+@pass_context
+def template_ngettext(context: Any, singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The templates' `ngettext`."""
+    variables.setdefault("num", num)
+    return _marked(context, request_translations().ungettext(singular, plural, num), variables)
+
+
+@pass_context
+def template_pgettext(context: Any, string_context: str, string: str, **variables: Any) -> str:
+    """The templates' `pgettext`."""
+    variables.setdefault("context", string_context)
+    return _marked(context, request_translations().upgettext(string_context, string), variables)
+
+
+@pass_context
+def template_npgettext(context: Any, string_context: str, singular: str, plural: str, num: int,
+                       **variables: Any) -> str:
+    """The templates' `npgettext`."""
+    variables.setdefault("context", string_context)
+    variables.setdefault("num", num)
+    return _marked(context, request_translations().unpgettext(string_context, singular, plural, num), variables)
+
+
 def install_template_gettext(app: Flask) -> None:
-    """The templates' `_`, `ngettext`, `pgettext` and `npgettext` through `request_translations`."""
-    # The i18n extension (Flask-Babel added it) gives the environment this method.
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda string: request_translations().ugettext(string),
-        ngettext=lambda singular, plural, n: request_translations().ungettext(singular, plural, n),
-        pgettext=lambda context, string: request_translations().upgettext(context, string),
-        npgettext=lambda context, singular, plural, n: request_translations().unpgettext(context, singular,
-                                                                                         plural, n),
-        newstyle=True,
-    )
+    """The templates' `_`, `gettext`, `ngettext`, `pgettext` and `npgettext`, through `request_translations`, as
+    Jinja's i18n extension (new style) has them, each called directly: its own `_` calls `gettext` through the
+    template's context, which calls the translation through it again, three calls where one does."""
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext,
+                                 pgettext=template_pgettext, npgettext=template_npgettext)
 
 
 # How long a writer waits for another process's write to finish before giving up.

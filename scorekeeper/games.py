@@ -340,28 +340,38 @@ AnyGame = Game | GameState
 
 
 class VersionCache:
-    """The newest few values by key, in one process; for keys whose value never changes (a game's version)."""
+    """The newest few values by key, in one process; for keys whose value never changes (a game's version).
+
+    No lock: each step on the ordered dict is atomic, and one that finds its key gone meanwhile (another thread let
+    it go) only misses, as an older key would. A lock cost more than the lookups it guarded (under gevent a lock
+    is Python code), and a stream's wake makes a dozen of them.
+    """
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
-        self.lock = threading.Lock()
         self.items: OrderedDict[Any, Any] = OrderedDict()
 
     def get(self, key: Any) -> Any:
         """The value kept for `key`, or None."""
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
+        items = self.items
+        value = items.get(key)
+        if value is not None:
+            try:
+                items.move_to_end(key)
+            except KeyError:
+                pass
+        return value
 
     def put(self, key: Any, value: Any) -> None:
         """Keep a value; the one used longest ago goes when there are too many."""
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        items = self.items
+        items[key] = value
+        try:
+            items.move_to_end(key)
+            while len(items) > self.size:
+                items.popitem(last=False)
+        except KeyError:
+            pass
 
 
 def cache(name: str) -> VersionCache:

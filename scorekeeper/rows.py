@@ -30,6 +30,19 @@ from .models import Tap as TapRecord
 _games, _events, _secrets, _plays, _seats, _requests, _taps = (
     cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, TapRecord))
 
+# Each write's statements are built once: building one per call (and working out its cache key) cost more than
+# running it. Parameters named unlike the columns they set (which SQLAlchemy reserves for values given directly).
+_ANNOUNCE = insert(_events)
+_KEEP_TAP = insert(_taps)
+_ADD_PLAY = insert(_plays)
+_SET_PLAY = (update(_plays).where(_plays.c.game_id == bindparam("game"), _plays.c.number == bindparam("play"))
+             .values(data=bindparam("new_data"), closed=bindparam("new_closed")))
+_ADD_SECRET = insert(_secrets)
+_SET_SECRET = (update(_secrets)
+               .where(_secrets.c.game_id == bindparam("game"), _secrets.c.play == bindparam("of_play"),
+                      _secrets.c.seat == bindparam("at_seat"), _secrets.c.name == bindparam("named"))
+               .values(value=bindparam("new_value")))
+
 _LOCK_ANY = select(_games.c.id, _games.c.version).where(_games.c.public_id == bindparam("public_id")).with_for_update()
 _LOCK = _LOCK_ANY.where(_games.c.deleted_at.is_(None))
 
@@ -46,8 +59,8 @@ def lock(public_id: str, deleted: bool = False) -> tuple[int, int] | None:
 def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
     """Log that a game reached `version` (the event every screen follows), announced to every process once the
     transaction commits (`store`)."""
-    db.session.connection().execute(insert(_events).values(game_id=game_id, version=version, kind=kind, hand=hand,
-                                                            at=utcnow()))
+    db.session.connection().execute(_ANNOUNCE, {"game_id": game_id, "version": version, "kind": kind, "hand": hand,
+                                                "at": utcnow()})
     if db.session.get_bind().dialect.name == "postgresql":
         # Delivered when the transaction commits, to every process that listens (see live.py).
         db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
@@ -116,8 +129,8 @@ def _keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> Non
     connection = db.session.connection()
     now = utcnow()
     browser = tap.browser_key
-    connection.execute(insert(_taps).values(key=tap.key, browser=browser, game_id=game_id, public_id=public_id,
-                                            at=now, secret=tap.masked(secret.encode()).hex() if secret else None))
+    connection.execute(_KEEP_TAP, {"key": tap.key, "browser": browser, "game_id": game_id, "public_id": public_id,
+                                   "at": now, "secret": tap.masked(secret.encode()).hex() if secret else None})
     connection.execute(_PAST_THE_BOUND, {"game_id": game_id, "browser": browser, "kept": TAPS_KEPT_PER_BROWSER})
     if time.monotonic() - _pruned_at[0] > PRUNE_OLD_TAPS_SECONDS:
         _pruned_at[0] = time.monotonic()
@@ -214,10 +227,9 @@ def _put_play(game_id: int, number: int, data: dict[str, Any], closed: bool, new
     """A play of a game whose plays the table keeps: `new`, or a change of the one still open."""
     connection = db.session.connection()
     if new:
-        connection.execute(insert(_plays).values(game_id=game_id, number=number, data=data, closed=closed))
+        connection.execute(_ADD_PLAY, {"game_id": game_id, "number": number, "data": data, "closed": closed})
         return
-    connection.execute(update(_plays).where(_plays.c.game_id == game_id, _plays.c.number == number)
-                       .values(data=data, closed=closed))
+    connection.execute(_SET_PLAY, {"game": game_id, "play": number, "new_data": data, "new_closed": closed})
 
 
 # --- secret entries and their count ---------------------------------------------------------
@@ -227,10 +239,10 @@ def _put_secret(game_id: int, play: int, seat: int, name: str, value: Any, new: 
     """A seat's secret entry: `new`, or a change of the one stored."""
     connection = db.session.connection()
     if new:
-        connection.execute(insert(_secrets).values(game_id=game_id, play=play, seat=seat, name=name, value=value))
+        connection.execute(_ADD_SECRET, {"game_id": game_id, "play": play, "seat": seat, "name": name, "value": value})
         return
-    connection.execute(update(_secrets).where(_secrets.c.game_id == game_id, _secrets.c.play == play,
-                                              _secrets.c.seat == seat, _secrets.c.name == name).values(value=value))
+    connection.execute(_SET_SECRET, {"game": game_id, "of_play": play, "at_seat": seat, "named": name,
+                                     "new_value": value})
 
 
 def _drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -> None:

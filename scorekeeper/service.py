@@ -59,6 +59,9 @@ class Outcome:
     secret: str | None = None
     # Nothing was done: the hand has moved on since the screen was drawn (a late autosave).
     stale: bool = False
+    # The game as the change stored it, kept by this process (its id and version: `games.cached`), so that its
+    # answer reads nothing; None: read it.
+    stored: tuple[int, int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -390,8 +393,7 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
         enter_secret(write, number, seat, name, value, count_seconds)
     _apply(write, applied)
     outcome = commit(write, applied.event, number)
-    _keep_as_stored(write)
-    return outcome
+    return replace(outcome, stored=_keep_as_stored(write))
 
 
 # The columns of the game's own row that a play's change sets and `_as_stored` knows how to follow.
@@ -436,11 +438,14 @@ def _as_stored(write: Write) -> games.GameState | None:
                    cleared=cleared, finished_at=finished_at)
 
 
-def _keep_as_stored(write: Write) -> None:
-    """Keep the game as this change stored it (`_as_stored`), under its new version, in this process."""
+def _keep_as_stored(write: Write) -> tuple[int, int] | None:
+    """Keep the game as this change stored it (`_as_stored`), under its new version, in this process; its id and
+    version, or None when it is not kept."""
     stored = _as_stored(write)
-    if stored is not None:
-        games.cache("games").put((stored.id, stored.version), stored)
+    if stored is None:
+        return None
+    games.cache("games").put((stored.id, stored.version), stored)
+    return stored.id, stored.version
 
 
 def _apply(write: Write, applied: kinds.Applied) -> None:

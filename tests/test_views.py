@@ -539,6 +539,29 @@ def test_a_template_speaks_the_language_in_force_even_when_it_changes_within_a_r
         assert render_template_string(said) not in (german, french)
 
 
+def test_a_template_s_words_read_as_jinja_s_own_i18n_would_say_them(app: Flask) -> None:
+    """The templates' `_`, `gettext`, `ngettext`, `pgettext` and `npgettext` are called directly, not through
+    Jinja's i18n extension: the same words, escaped and formatted alike, in a translated language and English."""
+    from flask import render_template_string
+    from flask_babel import get_translations
+    from jinja2 import Environment
+
+    said = ("{{ _('Sorry') }}|{{ _('You are %(name)s', name='<b>Ann</b>') }}|{{ _('100%% sure') }}|"
+            "{{ gettext('Hand %(number)d', number=3) }}|"
+            "{{ ngettext('%(num)d hand', '%(num)d hands', 1) }}|{{ ngettext('%(num)d hand', '%(num)d hands', 4) }}|"
+            "{{ pgettext('cards', 'Deal %(n)s', n='<i>') }}|{{ npgettext('cards', '%(num)d card', '%(num)d cards', 2) }}|"
+            "{% autoescape false %}{{ _('You are %(name)s', name='<b>Ann</b>') }}{% endautoescape %}")
+    for language in ("de", "en"):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            ours = render_template_string(said)
+            translations = get_translations()
+        jinja_s = Environment(extensions=["jinja2.ext.i18n"], autoescape=True)
+        jinja_s.install_gettext_translations(translations, newstyle=True)  # type: ignore[attr-defined]
+        assert ours == jinja_s.from_string(said).render()
+        assert "&lt;b&gt;Ann&lt;/b&gt;" in ours and ours.endswith("<b>Ann</b>") and "|100% sure|" in ours
+        assert "|4 hands|" in ours or language != "en"
+
+
 # --- protection and errors -----------------------------------------------------------
 
 

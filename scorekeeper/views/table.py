@@ -64,7 +64,14 @@ def after(outcome: service.Outcome, **extra: Any):
         # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
         return show_game(load_state(outcome.public_id), 422, [service.MOVED_ON])
     url = url_for("pages.game", public_id=outcome.public_id)
-    return shown_after_change(show_game(load_state(outcome.public_id)), url) if is_htmx() else see_other(url)
+    return shown_after_change(show_game(stored_state(outcome)), url) if is_htmx() else see_other(url)
+
+
+def stored_state(outcome: service.Outcome) -> games.GameState:
+    """The game a change has just stored, as it stands now: as this process kept it when it stored it (no read),
+    else read."""
+    kept = games.cached(*outcome.stored) if outcome.stored is not None else None
+    return kept if kept is not None else load_state(outcome.public_id)
 
 
 @bp.get("/games/<public_id>")
