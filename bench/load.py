@@ -96,6 +96,11 @@ class Browser:
         self.card = ""
         self.card_key = ""
         self.edition = -1
+        self.card_edition = -1
+        # As the page script does: what the stream pushes while this screen's own write is on its way waits, and
+        # is shown after its answer (the newest table and card, each if still news).
+        self.writing = 0
+        self.held: dict[str, tuple[str, int | None]] = {}
         self.renders: list[tuple[float, int]] = []
         self.changed = asyncio.Event()
         self.stream: asyncio.Task | None = None
@@ -140,11 +145,27 @@ class Browser:
         self.changed.set()
 
     def show_card(self, html: str) -> None:
-        """This screen's own card, when it differs from the one shown."""
+        """This screen's own card, when it differs from the one shown and is not older."""
         found = CARD.search(html)
-        if found and found.group(1) != self.card_key and int(found.group(2)) >= self.edition - 1:
-            self.card, self.card_key = html, found.group(1)
+        if found and found.group(1) != self.card_key and int(found.group(2)) >= self.card_edition:
+            self.card, self.card_key, self.card_edition = html, found.group(1), int(found.group(2))
             self.changed.set()
+
+    def pushed(self, kind: str, data: str, edition: int | None) -> None:
+        """A part the stream pushed: shown, or held while this screen's own write is on its way."""
+        if self.writing:
+            self.held[kind] = (data, edition)
+        elif kind == "table" and edition is not None:
+            self.show_table(data, edition)
+        elif kind == "card":
+            self.show_card(data)
+
+    def show_held(self) -> None:
+        """After the answer to its own write: what the stream pushed meanwhile, if still news."""
+        held, self.held = self.held, {}
+        for kind in ("table", "card"):
+            if kind in held:
+                self.pushed(kind, *held[kind])
 
     def show_page(self, html: str) -> None:
         """A whole page or main fragment: its card, between the hand's facts and the rest of the shared table."""
@@ -191,23 +212,27 @@ class Browser:
                                 data.append(line[6:])
                         if kind:
                             self.figures.update_bytes.setdefault(f"{self.role}, {kind}", []).append(size)
-                        if kind == "table" and edition is not None:
-                            self.show_table("\n".join(data), edition)
-                        elif kind == "card":
-                            self.show_card("\n".join(data))
+                        if kind in ("table", "card"):
+                            self.pushed(kind, "\n".join(data), edition)
         except (aiohttp.ClientError, asyncio.CancelledError):
             return
 
     async def write(self, kind: str, path: str, data: dict) -> float:
         """Post a form as htmx does, then show the page the redirect leads to; return when sent."""
         sent = time.monotonic()
-        status, body, location = await self.request("write: " + kind, "POST", path, data,
-                                                    headers={"HX-Request": "true"})
-        if status == 303:
-            status, body, location = await self.request("page after write", "GET", location,
+        self.writing += 1
+        try:
+            status, body, location = await self.request("write: " + kind, "POST", path, data,
                                                         headers={"HX-Request": "true"})
+            if status == 303:
+                status, body, location = await self.request("page after write", "GET", location,
+                                                            headers={"HX-Request": "true"})
+        finally:
+            self.writing -= 1
         if status in (200, 422):
             self.show_page(body)
+        if not self.writing:
+            self.show_held()
         return sent
 
     async def until(self, test, what: str, timeout: float = 120) -> None:
@@ -668,6 +693,20 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
     return "\n".join(lines)
 
 
+def server_failures(log: Path) -> list[str]:
+    """The tracebacks and errors in a server's log (none when it has no log)."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+    found, inside = [], False
+    for line in lines:
+        inside = inside and (line.startswith((" ", "\t")) or not line.strip()) or "Traceback" in line
+        if inside or "[ERROR]" in line or "Error:" in line or "Exception" in line:
+            found.append(line)
+    return found
+
+
 def write_readme(section: str, name: str = "benchmark") -> None:
     """Put the section between the markers of that name in docs/performance.md."""
     readme = ROOT / "docs" / "performance.md"
@@ -794,8 +833,13 @@ async def run(args: argparse.Namespace) -> None:
         finally:
             for server in servers:
                 server.stop()
+            # What the servers logged of their own failures (an exception in a stream ends it with no error the
+            # screen sees): said with the figures, since the logs go with the run's folder.
+            failures = [line for server in servers for line in server_failures(server.instance / "gunicorn.log")]
     section = report(args, figures, elapsed, weights, memory.peak, flat)
     print(section)
+    if failures:
+        print("\nThe servers logged:\n\n" + "\n".join(failures[:60]))
     if args.readme:
         write_readme(section, "instances" if args.instances > 1 else "benchmark")
 

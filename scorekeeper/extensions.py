@@ -9,20 +9,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g, request, session
+from flask import Flask, request, session
 from flask.templating import Environment
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from jinja2 import pass_context
-from markupsafe import Markup
 from sqlalchemy import event
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm import registry as mapper_registry
 
 from .clock import Moment
+from .i18n import install_template_gettext
 
 # The package's folder (its migrations and translations), found here rather than imported from the package,
 # whose app factory imports this module.
@@ -64,69 +63,6 @@ class TemplateEnvironment(Environment):
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         """The environment's own globals, unless a template is given globals of its own."""
         return super().make_globals(d) if d else self.globals
-
-
-def request_translations():
-    """The translations of this request's language, looked up once per language a request uses.
-
-    Flask-Babel looks them up afresh for each string a template says (its domain, the locale, the catalog's
-    key), a third of the time it takes to draw a shared table. Kept with the locale they are for, they follow it
-    when it changes within a request (`force_locale`).
-    """
-    # `g` looked up once: each use of Flask's proxy finds the context anew, and a shared table says some thirty
-    # strings. The locale Flask-Babel chose for this request is where `get_locale` keeps it (it chooses it when
-    # none is there yet).
-    namespace = g._get_current_object()
-    locale = getattr(getattr(namespace, "_flask_babel", None), "babel_locale", None) or get_locale()
-    kept = getattr(namespace, "translations_by_locale", None)
-    if kept is None or kept[0] is not locale:
-        kept = namespace.translations_by_locale = (locale, get_translations())
-    return kept[1]
-
-
-def _marked(context: Any, text: str, variables: dict[str, Any]) -> str:
-    """A translated string as Jinja's i18n extension gives it: markup-safe where the template escapes, then
-    formatted with the call's variables (always, so that a "%" reads the same in every string: a string with no
-    "%" and no variables is the same formatted, and most are)."""
-    marked = Markup(text) if context.eval_ctx.autoescape else text
-    return marked % variables if variables or "%" in text else marked
-
-
-@pass_context
-def template_gettext(context: Any, string: str, **variables: Any) -> str:
-    """The templates' `_` and `gettext`."""
-    return _marked(context, request_translations().ugettext(string), variables)
-
-
-@pass_context
-def template_ngettext(context: Any, singular: str, plural: str, num: int, **variables: Any) -> str:
-    """The templates' `ngettext`."""
-    variables.setdefault("num", num)
-    return _marked(context, request_translations().ungettext(singular, plural, num), variables)
-
-
-@pass_context
-def template_pgettext(context: Any, string_context: str, string: str, **variables: Any) -> str:
-    """The templates' `pgettext`."""
-    variables.setdefault("context", string_context)
-    return _marked(context, request_translations().upgettext(string_context, string), variables)
-
-
-@pass_context
-def template_npgettext(context: Any, string_context: str, singular: str, plural: str, num: int,
-                       **variables: Any) -> str:
-    """The templates' `npgettext`."""
-    variables.setdefault("context", string_context)
-    variables.setdefault("num", num)
-    return _marked(context, request_translations().unpgettext(string_context, singular, plural, num), variables)
-
-
-def install_template_gettext(app: Flask) -> None:
-    """The templates' `_`, `gettext`, `ngettext`, `pgettext` and `npgettext`, through `request_translations`, as
-    Jinja's i18n extension (new style) has them, each called directly: its own `_` calls `gettext` through the
-    template's context, which calls the translation through it again, three calls where one does."""
-    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext,
-                                 pgettext=template_pgettext, npgettext=template_npgettext)
 
 
 # How long a writer waits for another process's write to finish before giving up.

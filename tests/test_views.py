@@ -562,6 +562,23 @@ def test_a_template_s_words_read_as_jinja_s_own_i18n_would_say_them(app: Flask) 
         assert "|4 hands|" in ours or language != "en"
 
 
+def test_the_code_s_words_are_flask_babel_s_in_every_language_and_outside_a_request(app: Flask) -> None:
+    """The code's `gettext` (`scorekeeper.i18n`) says what Flask-Babel's would: translated and formatted alike, in
+    the language in force, and the words as written where no app is at work."""
+    import flask_babel
+
+    from scorekeeper import i18n
+
+    asked = [("Sorry", {}), ("Hand %(number)d", {"number": 4}), ("You are %(name)s", {"name": "<Ann>"})]
+    for language in ("de", "fr", "it", "en"):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            ours = [i18n.gettext(words, **values) for words, values in asked]
+            assert ours == [flask_babel.gettext(words, **values) for words, values in asked]
+            with flask_babel.force_locale("de" if language != "de" else "fr"):
+                assert i18n.gettext("Sorry") == flask_babel.gettext("Sorry") != ours[0]
+    assert i18n.gettext("Hand %(number)d", number=2) == "Hand 2"
+
+
 # --- protection and errors -----------------------------------------------------------
 
 

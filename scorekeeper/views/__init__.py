@@ -6,11 +6,11 @@ The table's blueprint, `pages`, whatever module a view lives in; each game bring
 from __future__ import annotations
 
 from flask import Blueprint, Flask, jsonify, request, url_for
-from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, NotFound
 
 from .. import kinds, service
+from ..i18n import gettext
 
 bp = Blueprint("pages", __name__)
 

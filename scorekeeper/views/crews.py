@@ -8,7 +8,6 @@ import json
 from datetime import timedelta
 
 from flask import abort, current_app, request, session, url_for
-from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -16,6 +15,7 @@ from .. import bgstats, games, kinds, service, stats
 from ..access import Role
 from ..clock import utcnow
 from ..extensions import db
+from ..i18n import gettext
 from ..models import Game
 from . import bp
 from .labels import game_label, say

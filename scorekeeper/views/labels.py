@@ -8,9 +8,10 @@ from typing import Any
 
 from babel.lists import format_list
 from flask import Flask, url_for
-from flask_babel import format_date, get_locale, gettext
+from flask_babel import format_date, get_locale
 
 from .. import kinds
+from ..i18n import gettext
 from ..problems import MAX_NAME, Problem
 
 

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, request, url_for
-from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from .. import games, kinds, service
 from ..access import VIEWER, Actor
 from ..clock import epoch_ms
+from ..i18n import gettext
 from ..problems import Problem
 from . import bp
 from .labels import say

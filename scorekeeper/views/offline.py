@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 
 from flask import Response, render_template, url_for
-from flask_babel import gettext
 
+from ..i18n import gettext
 from . import bp
 from .labels import FRAME_SCRIPT
 from .rendering import page

@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import make_response, redirect, render_template, request
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 from markupsafe import escape
 from werkzeug.wrappers import Response
 
 from .. import games
+from ..i18n import gettext
 from .labels import header_name
 
 Rendered = TypeVar("Rendered")

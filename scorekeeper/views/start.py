@@ -7,11 +7,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, jsonify, request, session, url_for
-from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import games, kinds, service
 from ..extensions import csrf
+from ..i18n import gettext
 from ..padfile import PadError
 from . import bp
 from .crews import my_games

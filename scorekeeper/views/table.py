@@ -13,13 +13,14 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Response, abort, current_app, request, stream_with_context, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 
 from .. import event_stream, forms, games, kinds, service
 from ..access import Actor, Credentials, Role, identify, request_of
 from ..clock import utcnow
 from ..extensions import db
+from ..i18n import gettext
 from ..live import KEEPALIVE_SECONDS, Watcher
 from ..problems import Problem
 from . import bp, matches

@@ -6,9 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext
-
 from ...access import Actor
+from ...i18n import gettext
 from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard

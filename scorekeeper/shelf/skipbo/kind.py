@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext
-
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
+from ...i18n import gettext
 from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard

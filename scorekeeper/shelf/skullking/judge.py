@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from flask import request, url_for
-from flask_babel import gettext
 
 from ... import forms, service
+from ...i18n import gettext
 from ...views.labels import say
 from ...views.rendering import page, see_other
 from ...views.sessions import credentials, load_state, visitor

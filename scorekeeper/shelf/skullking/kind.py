@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 from flask import Flask
-from flask_babel import gettext
 
+from ...i18n import gettext
 from ...kinds import GameKind, NewMatch, Started
 from ...problems import N_
 from ...views.pushed import GAME

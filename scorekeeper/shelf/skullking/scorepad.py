@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request, url_for
-from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from ... import games
 from ...access import Actor
+from ...i18n import gettext
 from ...views.labels import join_names
 from ...views.pushed import PushedPage
 from ...views.rendering import once_per_edition, open_page, page, see_other

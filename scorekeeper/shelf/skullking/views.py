@@ -6,12 +6,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
-from flask_babel import gettext
 from jinja2_fragments.flask import render_block
 
 from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...clock import epoch_ms
+from ...i18n import gettext
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other

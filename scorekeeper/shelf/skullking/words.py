@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from flask import Flask
-from flask_babel import gettext
 
+from ...i18n import gettext
 from ...problems import Problem
 from ...views.labels import join_names, say
 from . import rules, tricks

@@ -11,10 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flask_babel import gettext
-
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
+from ...i18n import gettext
 from ...kinds import Applied, Codec, NewMatch, Secrets
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard

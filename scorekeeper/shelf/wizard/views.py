@@ -6,11 +6,11 @@ from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, request, url_for
-from flask_babel import gettext
 
 from ... import kinds, service
 from ...access import Actor
 from ...games import GameState
+from ...i18n import gettext
 from ...kinds import Applied, refused
 from ...problems import N_, Problem
 from ...views.labels import say
