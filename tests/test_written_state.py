@@ -129,3 +129,36 @@ def test_every_other_game_s_taps_keep_the_game_as_stored(kind: str, app: Flask, 
     # After the first (whose lock reads the game the joins left), no tap reads the game: its lock and its answer
     # find the game the change before it kept, a round closed and the next opened too.
     assert reads[1:] == [0] * (len(reads) - 1), reads
+
+
+
+def test_a_change_s_answer_asks_the_database_nothing_once_the_change_is_stored(app: Flask) -> None:
+    """The answer is drawn from the game as the change stored it (`Outcome.stored`): after the commit, not even the
+    game's version is read; and it shows that change."""
+    from sqlalchemy import event
+
+    host = app.test_client()
+    url = host.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben", "Cara"]}).headers["Location"]
+    phones = [app.test_client() for _ in range(3)]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
+    said: list[str] = []
+
+    def on_statement(connection, cursor, statement, *rest) -> None:
+        said.append(statement.split()[0].upper())
+
+    def on_commit(connection) -> None:
+        said.append("COMMIT")
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", on_statement)
+    event.listen(engine, "commit", on_commit)
+    try:
+        response = phones[0].post(f"{url}/hands/1/bid", data={"bid": 1}, headers=HTMX)
+    finally:
+        event.remove(engine, "before_cursor_execute", on_statement)
+        event.remove(engine, "commit", on_commit)
+    assert response.status_code == 200
+    assert said.count("COMMIT") == 1 and said[said.index("COMMIT") + 1:] == [], said
+    assert "Your bid is 1" in response.get_data(as_text=True)
