@@ -15,6 +15,17 @@ BIDS_FOR_ONE_TRICK = {"en": "Bids: 0 for 1 trick", "de": "Ansagen: 0 für 1 Stic
 NAMES = ("Anne-Kathrin", "Maximilian", "Bartholomew", "Christabel", "Wolfgang-Amadeus", "Guinevere")
 
 
+def assert_tools_cover_nothing(tv) -> None:
+    """The big screen's buttons (full screen, sound) sit over nothing of the table: no heading, count, bid, table."""
+    tools = tv.locator(".screen-tools").bounding_box()
+    for part in tv.locator(".screen-frame :is(h1, h2, p, li, th, td)").all():
+        box = part.bounding_box()
+        if box is None or not box["width"]:
+            continue
+        assert (tools["y"] + tools["height"] <= box["y"] or box["y"] + box["height"] <= tools["y"]
+                or tools["x"] + tools["width"] <= box["x"] or box["x"] + box["width"] <= tools["x"]), (tools, box)
+
+
 @pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
 def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, language: str) -> None:
     from playwright.sync_api import expect
@@ -37,9 +48,11 @@ def test_the_big_screen_fills_a_room_s_screen(browser, live_server: str, languag
     assert int(tv.locator(".leaderboard td.total").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 36
     # The screen redrew itself live; whatever it focused for a screen reader shows no ring.
     assert tv.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") in ("none", "")
+    assert_tools_cover_nothing(tv)
     screenshot(tv, f"15-big-screen-1920-{language}")
     tv.set_viewport_size({"width": 1280, "height": 720})
     assert tv.locator(".big-screen").bounding_box()["width"] >= 0.9 * 1280
+    assert_tools_cover_nothing(tv)
     screenshot(tv, f"15-big-screen-1280-{language}")
     tv.set_viewport_size({"width": 320, "height": 720})
     assert not scrolls_sideways(tv), f"the big screen scrolls sideways at 320 px in {language}"
