@@ -1,55 +1,46 @@
 // A screen reader hears what changed under it: the page marks its news with data-announce, and a live region that
 // stays put (new live regions are often not read) says what is new, once. Problems are said when they change, and
 // again after the player's own tap. An htmx extension; the page script calls `sk.announce` after every redraw.
-(function () {
+(() => {
   "use strict";
-  var announced = {};
-  var problemsSaid = [];
-
+  const announced = {};
+  let problemsSaid = [];
   // A standing live region says `text`: emptied first when it holds it already, so it is said again.
   function say(region, text) {
     if (!region || !text) return;
-    if (region.textContent !== text) {
-      region.textContent = text;
-      return;
-    }
-    region.textContent = "";
-    setTimeout(function () { region.textContent = text; }, 50);
+    if (region.textContent === text) {
+      region.textContent = "";
+      setTimeout(() => { region.textContent = text; }, 50);
+    } else region.textContent = text;
   }
-
   // `when`: "load" (a page opened: what it shows is read by the reader, nothing is said), "reply" (the answer to
   // this browser's own request), "redraw" (a push, an autosave). What changed is said once: a news item whose text
   // changed, a new item of a list, a problem not said yet (after the player's own request, its problems again).
   function announce(when) {
-    var news = [];
-    document.querySelectorAll("#main [data-announce]").forEach(function (item) {
-      var name = item.dataset.announce;
+    const news = [], all = (selector, within = document) => [...within.querySelectorAll(selector)];
+    for (const item of all("#main [data-announce]")) {
+      const name = item.dataset.announce;
       if (item.hasAttribute("data-each")) {
         // A list whose new items are news, each on its own ("Ben is ready: 2 of 3."), the others not again.
-        var key = "each:" + name, before = announced[key], now = {};
-        item.querySelectorAll("[data-item]").forEach(function (part) {
+        const before = announced["each:" + name], now = announced["each:" + name] = {};
+        for (const part of all("[data-item]", item)) {
           now[part.dataset.item] = true;
           if (before && !before[part.dataset.item] && when !== "load") news.push(sk.textOf(part));
-        });
-        announced[key] = now;
-        return;
+        }
+        continue;
       }
-      var text = sk.textOf(item);
+      const text = sk.textOf(item);
       if (when !== "load" && name in announced && announced[name] !== text) news.push(text);
       announced[name] = text;
-    });
+    }
     // Every problem shown (a page has an empty one standing by), each once.
-    var problems = [];
-    document.querySelectorAll("#main .problems").forEach(function (element) {
-      var text = sk.textOf(element);
-      if (text && problems.indexOf(text) < 0) problems.push(text);
-    });
-    var fresh = when === "reply" ? problems : problems.filter(function (text) { return problemsSaid.indexOf(text) < 0; });
+    const problems = [...new Set(all("#main .problems").map(sk.textOf).filter(Boolean))];
+    const fresh = when === "reply" ? problems : problems.filter((text) => !problemsSaid.includes(text));
     problemsSaid = problems;
     if (when === "load") return;
     if (fresh.length) sk.feel("refused");
-    say(document.getElementById("announce-urgent"), fresh.join(" "));
-    say(document.getElementById("announce-polite"), news.join(" "));
+    say(sk.byId("announce-urgent"), fresh.join(" "));
+    say(sk.byId("announce-polite"), news.join(" "));
   }
-  htmx.defineExtension("announce", { init: function () { sk.announce = announce; } });
+  htmx.defineExtension("announce", { init() { sk.announce = announce; } });
 })();

@@ -1,23 +1,18 @@
 // The keypad of a count: a stepper adds or takes one within the input's bounds, a setter puts its value; either
 // changes the input as typing would, so its form saves it. An htmx extension, set up once.
-(function () {
+(() => {
   "use strict";
-  function pressed(event) {
-    var step = event.target.closest("button.step");
-    var setter = event.target.closest("button[data-set]");
-    var input = document.getElementById(step ? step.getAttribute("aria-controls") : setter ? setter.dataset.set : "");
+  function pressed({ target }) {
+    const step = target.closest("button.step"), setter = target.closest("button[data-set]");
+    const input = sk.byId(step ? step.getAttribute("aria-controls") : setter?.dataset.set);
     if (!input) return;
     if (step) {
-      var next = (parseInt(input.value || "0", 10) || 0) + parseInt(step.dataset.step, 10);
-      var low = input.min === "" ? -Infinity : parseInt(input.min, 10);
-      var high = input.max === "" ? Infinity : parseInt(input.max, 10);
-      input.value = String(Math.min(high, Math.max(low, next)));
-      var face = input.closest(".count-face");
-      if (face) face.classList.toggle("counted", input.value !== "0");
-    } else {
-      input.value = setter.dataset.value;
-    }
+      const bound = (name, none) => input[name] === "" ? none : parseInt(input[name], 10);
+      const next = (parseInt(input.value || "0", 10) || 0) + parseInt(step.dataset.step, 10);
+      input.value = Math.min(bound("max", Infinity), Math.max(bound("min", -Infinity), next));
+      input.closest(".count-face")?.classList.toggle("counted", input.value !== "0");
+    } else input.value = setter.dataset.value;
     sk.changed(input);
   }
-  htmx.defineExtension("keypad", { init: function () { document.addEventListener("click", pressed); } });
+  htmx.defineExtension("keypad", { init() { document.addEventListener("click", pressed); } });
 })();

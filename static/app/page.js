@@ -1,181 +1,128 @@
 // The page script; everything works without it, only slower. htmx swaps what the server sends; idiomorph's morph
-// (the `morph` swap) keeps what the player has there: the focused control, the panels they opened, the values they
-// typed. The other files of static/app/ are small htmx extensions, each with its own state: the taps (never lost),
-// the pushes (held while this browser's own tap is on its way, never older than the page), the announcements, the
-// keypad. What is done after a page is redrawn, and in which order, is written here once: `redrawn`. The frame
-// loads them all, after htmx and its extensions, as one file (`app.js`, see `views.labels.FRAME_SCRIPTS`).
-(function () {
+// keeps what the player has there: the focused control, the panels they opened, the values they typed. The other
+// files of static/app/ are small htmx extensions, each with its own state: the taps (never lost), the pushes (held
+// while this browser's own tap is on its way), the announcements, the keypad. What is done after a page is redrawn,
+// and in which order, is written here once: `redrawn`. The frame loads them all, after htmx and its extensions, as
+// one file (`app.js`, see `views.labels.FRAME_SCRIPTS`).
+(() => {
   "use strict";
-  var sk = window.sk = {};
-
-  sk.textOf = function (element) {
-    return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+  const sk = window.sk = {};
+  const byId = sk.byId = (id) => document.getElementById(id);
+  const main = (selector) => document.querySelector("#main " + selector);
+  sk.textOf = (element) => element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+  sk.editionOf = (element) => element ? parseInt(element.dataset.edition, 10) : null;
+  sk.parse = (html) => Object.assign(document.createElement("template"), { innerHTML: html || "" }).content;
+  sk.changed = (input) => input.dispatchEvent(new Event("change", { bubbles: true }));
+  // The browser's storage (`value`: undefined reads, null forgets), where it allows it: a private window may not.
+  sk.stored = (key, value) => {
+    try {
+      return value === undefined ? localStorage.getItem(key) : value === null ? localStorage.removeItem(key) : localStorage.setItem(key, value);
+    } catch (e) { return null; }
   };
-  sk.editionOf = function (element) {
-    return element ? parseInt(element.dataset.edition, 10) : null;
-  };
-  sk.parse = function (html) {
-    var template = document.createElement("template");
-    template.innerHTML = html || "";
-    return template.content;
-  };
-  sk.changed = function (input) {
-    input.dispatchEvent(new Event("change", { bubbles: true }));
-  };
-  // A script one control alone needs, loaded the first time it is: `then` runs once it is there.
-  sk.load = function (src, then) {
-    var script = document.querySelector('script[src="' + src + '"]');
-    if (script && script.dataset.loaded) return then && then();
-    if (!script) {
-      script = document.createElement("script");
-      script.src = src;
-      script.onload = function () { script.dataset.loaded = "1"; };
-      document.head.appendChild(script);
-    }
-    if (then) script.addEventListener("load", then);
-  };
+  // A script one control alone needs, loaded the first time it is asked for.
+  const loading = {};
+  sk.load = (src) => loading[src] ||= new Promise((loaded) =>
+    document.head.appendChild(Object.assign(document.createElement("script"), { src, onload: loaded })));
 
   // The count felt and heard, where this device's player asked for it (off until then): the toggle at the foot of a
   // game's screen says which, remembered; feel.js, loaded once it is on, vibrates and plays the app's sounds.
-  function feelOn() {
-    try { return localStorage.getItem("feel") === "1"; } catch (e) { return false; }
-  }
+  const feelOn = () => sk.stored("feel") === "1";
   function feelReady() {
-    var toggle = document.getElementById("feel");
-    if (!toggle) return;
-    toggle.setAttribute("aria-pressed", String(feelOn()));
-    if (feelOn()) sk.load(toggle.dataset.script);
+    const toggle = byId("feel");
+    toggle?.setAttribute("aria-pressed", feelOn());
+    if (toggle && feelOn()) sk.load(toggle.dataset.script);
   }
-  sk.feel = function (what) {
-    if (window.feelIt && feelOn()) window.feelIt(what);
-  };
+  sk.feel = (what) => feelOn() && window.feelIt?.(what);
 
-  document.addEventListener("click", function (event) {
-    if (event.target.closest("[data-print]")) window.print();
-    if (event.target.closest("#feel")) {
-      try { localStorage.setItem("feel", feelOn() ? "0" : "1"); } catch (e) { /* storage off: it stays off */ }
+  document.addEventListener("click", ({ target }) => {
+    if (target.closest("[data-print]")) print();
+    if (target.closest("#feel")) {
+      sk.stored("feel", feelOn() ? "0" : "1");
       feelReady();
     }
-    var share = event.target.closest("[data-share]");
-    if (share) sk.load(share.dataset.script, function () { window.shareResult(share); });
+    const share = target.closest("[data-share]");
+    if (share) sk.load(share.dataset.script).then(() => shareResult(share));
   });
   // The header stays while htmx swaps pages under it: send the page being shown now.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
+  document.addEventListener("submit", ({ target: form }) => {
     if (form.classList.contains("language") && form.elements.next) form.elements.next.value = location.pathname + location.search;
   });
 
   // --- What the morph keeps. `keeping`: the redraw under way is not the answer to the player's own tap (a push, an
   // autosave's answer): the panels they opened and the values they typed stay. After their own tap, the page is the
   // server's, but for a panel they toggled while it was on its way.
-  var keeping = false;
-  var requestStarted = 0;
-  var toggledAt = {};
-  var unsaved = {};  // controls changed that no page from the server has shown yet, by id (radios by name)
-  var kept = [];
-  function keyOf(control) {
-    return control.type === "radio" ? "radio:" + control.name : control.id;
-  }
-  // The control a key names: for a radio group, its radio of `value`, else its checked one.
-  function controlOf(key, value) {
-    var radio = /^radio:(.*)/.exec(key);
-    if (!radio) return document.getElementById(key);
-    return document.querySelector('#main input[type=radio][name="' + CSS.escape(radio[1]) + '"]' +
-                                  (value === undefined ? ":checked" : '[value="' + CSS.escape(value) + '"]'));
-  }
-  function valueOf(control) {
-    return control.type === "checkbox" ? control.checked : control.value;
-  }
-  function remember(event) {
-    var input = event.target;
-    if (input.form && input.type !== "hidden" && keyOf(input) && input.closest("#main")) unsaved[keyOf(input)] = true;
+  let keeping = false, requestStarted = 0;
+  const toggledAt = {};
+  const unsaved = new Set();  // controls changed that no page from the server has shown yet, by id (radios by name)
+  const resend = [];
+  const keyOf = (control) => control.type === "radio" ? "radio:" + control.name : control.id;
+  const valueOf = (control) => /^(checkbox|radio)$/.test(control.type) ? control.checked : control.value;
+  function remember({ target: input }) {
+    if (input.form && input.type !== "hidden" && keyOf(input) && input.closest("#main")) unsaved.add(keyOf(input));
   }
   document.addEventListener("input", remember, true);
   document.addEventListener("change", remember, true);
-  // What the player typed, before a redraw that keeps it; after it, what the server showed otherwise is theirs again,
-  // and goes again from the form as it is now.
-  function keepTyped() {
-    kept = [];
-    Object.keys(unsaved).forEach(function (key) {
-      var control = controlOf(key);
-      if (control) kept.push({ key: key, value: valueOf(control) });
-    });
-  }
-  function restoreTyped() {
-    kept.splice(0).forEach(function (typed) {
-      var control = controlOf(typed.key, typed.value);
-      if (!control || (control.type === "radio" ? control.checked : valueOf(control) === typed.value)) return;
-      if (control.type === "radio") control.checked = true;
-      else if (control.type === "checkbox") control.checked = typed.value;
-      else control.value = typed.value;
-      sk.changed(control);
-    });
-  }
-  document.addEventListener("toggle", function (event) {
-    var details = event.target;
+  document.addEventListener("toggle", ({ target: details }) => {
     if (details.tagName !== "DETAILS") return;
     toggledAt[details.id] = Date.now();
     // A panel opened for the rare cases (Harry, wager, Loot) stays open on the next hands.
-    if (details.dataset.remember) {
-      try { localStorage.setItem("open:" + details.dataset.remember, details.open ? "1" : "0"); } catch (e) { /* off */ }
-    }
+    if (details.dataset.remember) sk.stored("open:" + details.dataset.remember, details.open ? "1" : "0");
   }, true);
-  Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, element, how) {
-    // What the page script gave an element stays: the count's mark, the tabindex that lets a heading hold focus.
-    if ((name === "data-running" || name === "tabindex") && how === "remove") return false;
-    if (name === "open" && element.tagName === "DETAILS") return !(keeping || toggledAt[element.id] > requestStarted);
-  };
-  function rememberedPanels() {
-    document.querySelectorAll("details[data-remember]").forEach(function (details) {
-      try {
-        if (localStorage.getItem("open:" + details.dataset.remember) === "1") details.open = true;
-      } catch (e) { /* storage may be off: the panel just starts closed */ }
-    });
-  }
+  Object.assign(Idiomorph.defaults.callbacks, {
+    // A control the player changed stays as they left it; where the server showed otherwise, it goes again from the
+    // form as it is now (the one being typed in goes when the player leaves it, as typing does).
+    beforeNodeMorphed(old, next) {
+      if (!keeping || !old.form || !unsaved.has(keyOf(old))) return true;
+      if (valueOf(old) !== valueOf(next) && old !== document.activeElement && (old.type !== "radio" || old.checked)) resend.push(old);
+      return false;
+    },
+    beforeAttributeUpdated(name, element, how) {
+      // What the page script gave an element stays: the count's mark, the tabindex that lets a heading hold focus.
+      if ((name === "data-running" || name === "tabindex") && how === "remove") return false;
+      if (name === "open" && element.tagName === "DETAILS") return !(keeping || toggledAt[element.id] > requestStarted);
+    },
+  });
 
   // --- Before and after a redraw. `how`: "load" (the page loaded), "visit" (htmx opened another page), "again" (the
   // same page asked for again: the trick judge's next card), "reply" (the answer to this browser's own tap),
   // "redraw" (an autosave's answer), "push" (the live stream).
-  var problemBefore = "";
-  sk.before = function (how) {
+  let problemBefore = "";
+  sk.before = (how) => {
     keeping = how === "redraw" || how === "push";
-    // The control the player is typing in is left alone by a redraw that keeps what they typed (only a control:
-    // the morph would leave a focused heading's or region's whole content as it was).
+    // The control being typed in keeps its value (only a control: the morph would keep a focused heading whole).
     Idiomorph.defaults.ignoreActiveValue = keeping && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
-    if (keeping) keepTyped();
     problemBefore = sk.textOf(myProblem());
   };
-  sk.redrawn = function (how) {
+  sk.redrawn = (how) => {
     keeping = false;
-    if (how !== "redraw" && how !== "push") unsaved = {};
-    restoreTyped();
-    rememberedPanels();
+    if (how !== "redraw" && how !== "push") unsaved.clear();
+    resend.splice(0).forEach((control) => document.body.contains(control) && sk.changed(control));
+    document.querySelectorAll("details[data-remember]").forEach((details) => {
+      if (sk.stored("open:" + details.dataset.remember) === "1") details.open = true;
+    });
     readClock();
     runCount();
-    if (sk.announce) sk.announce({ load: "load", visit: "load", again: "reply", reply: "reply" }[how] || "redraw");
+    sk.announce?.({ load: "load", visit: "load", again: "reply", reply: "reply" }[how] || "redraw");
     if (how !== "load") focus(how);
     yourTurn();
     feelReady();
     keepAwake();
     showResultCard();
     // The game ended, the next one started, this phone was let in: the page goes on by itself.
-    var follow = how === "push" && document.querySelector("#main [data-follow]");
-    if (follow) htmx.ajax("GET", follow.getAttribute("href"), { target: "#main", swap: "innerHTML" })
-      .then(function () { history.pushState({}, "", follow.getAttribute("href")); }, function () {});
+    const follow = how === "push" && main("[data-follow]")?.getAttribute("href");
+    if (follow) htmx.ajax("GET", follow, { target: "#main", swap: "innerHTML" }).then(() => history.pushState({}, "", follow), () => {});
   };
 
-  var redraw = null;
-  document.addEventListener("htmx:beforeRequest", function () { requestStarted = Date.now(); });
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail;
-    if (!detail.target || detail.target.id !== "main" || !detail.shouldSwap) return;
-    var config = detail.requestConfig || {};
-    var path = new URL(config.path || "", location.href).pathname;
-    redraw = config.headers && config.headers["X-Keep-Open"] ? "redraw"
-      : config.verb !== "get" ? "reply" : path !== location.pathname ? "visit" : "again";
+  let redraw = null;
+  document.addEventListener("htmx:beforeRequest", () => { requestStarted = Date.now(); });
+  document.addEventListener("htmx:beforeSwap", ({ detail }) => {
+    if (detail.target?.id !== "main" || !detail.shouldSwap) return;
+    const config = detail.requestConfig || {};
+    const path = new URL(config.path || "", location.href).pathname;
+    redraw = config.headers?.["X-Keep-Open"] ? "redraw" : config.verb !== "get" ? "reply" : path !== location.pathname ? "visit" : "again";
     // An autosave's answer overtaken by what the stream pushed meanwhile never takes the page back in time.
-    var incoming = /id="(?:table|live)"[^>]*data-edition="(\d+)"/.exec(detail.serverResponse || "");
-    var shown = sk.editionOf(document.getElementById("table")) || sk.editionOf(document.getElementById("live"));
+    const incoming = /id="(?:table|live)"[^>]*data-edition="(\d+)"/.exec(detail.serverResponse || "");
+    const shown = sk.editionOf(byId("table") || byId("live"));
     if (redraw === "redraw" && incoming && shown !== null && parseInt(incoming[1], 10) < shown) {
       detail.shouldSwap = false;
       redraw = null;
@@ -185,29 +132,26 @@
     if (config.verb === "get") detail.swapOverride = "innerHTML show:window:top";
     sk.before(redraw);
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail.target !== document.getElementById("main") || !redraw) return;
-    var how = redraw;
+  document.addEventListener("htmx:afterSettle", ({ detail }) => {
+    const how = redraw;
+    if (detail.target !== byId("main") || !how) return;
     redraw = null;
     sk.redrawn(how);
   });
-  document.addEventListener("DOMContentLoaded", function () { sk.redrawn("load"); });
-  window.addEventListener("load", showResultCard);
+  document.addEventListener("DOMContentLoaded", () => sk.redrawn("load"));
+  addEventListener("load", showResultCard);
   // The service worker keeps the app's files and its offline page (only over HTTPS or on this computer).
-  if (navigator.serviceWorker) navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
+  navigator.serviceWorker?.register(document.body.dataset.sw).catch(() => {});
 
   // --- Focus is never on the page's body: a control the redraw took away gives it to the page's own choice
   // (`data-focus-here`), else to a problem that concerns this player, else to the heading. A new problem for this
   // player takes the focus wherever it was, so it is heard and can be acted on at once.
   function myProblem() {
-    var within = document.getElementById("card") || document.getElementById("main");
-    var found = within ? within.querySelectorAll(".problems") : [];
-    for (var i = 0; i < found.length; i++) if (sk.textOf(found[i])) return found[i];
-    return null;
+    const within = byId("card") || byId("main");
+    return [...within?.querySelectorAll(".problems") || []].find(sk.textOf) || null;
   }
   function focusOn(candidates, scroll) {
-    for (var i = 0; i < candidates.length; i++) {
-      var target = candidates[i];
+    for (const target of candidates) {
       if (!target || target.disabled) continue;
       if (!target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
       target.focus({ preventScroll: !scroll });
@@ -215,52 +159,48 @@
     }
   }
   function focus(how) {
-    var main = document.getElementById("main");
-    if (!main) return;
-    var problem = myProblem();
+    const problem = myProblem(), active = document.activeElement, opened = how === "visit" || how === "again";
+    if (!byId("main")) return;
     if (problem && (how === "reply" || sk.textOf(problem) !== problemBefore)) return focusOn([problem], true);
-    var active = document.activeElement;
-    var opened = how === "visit" || how === "again";
     if (!opened && active && active !== document.body && document.body.contains(active)) return;
-    focusOn([main.querySelector("[data-focus-here]"), problem, main.querySelector("h1"), main], opened);
+    focusOn([main("[data-focus-here]"), problem, main("h1"), byId("main")], opened);
   }
 
   // --- "YO… HO… HO!" until the moment the bids show, on the server's clock; the stream pushes them then.
-  var clockOffset = 0;  // server time minus this device's time
-  var clockRead = null;
+  let clockOffset = 0, clockRead = null;  // server time minus this device's time, and the page it was read from
   function readClock() {
-    var live = document.getElementById("live");
     // Once per page the server drew: its clock is that of the moment it was sent (a push leaves it as it was).
-    if (!live || !live.dataset.now || live.dataset.now === clockRead) return;
-    clockRead = live.dataset.now;
-    clockOffset = parseInt(clockRead, 10) - Date.now();
+    const now = byId("live")?.dataset.now;
+    if (!now || now === clockRead) return;
+    clockRead = now;
+    clockOffset = parseInt(now, 10) - Date.now();
   }
   function runCount() {
-    var count = document.querySelector("[data-reveal-at]");
+    const count = document.querySelector("[data-reveal-at]");
     // A count the morph kept runs on; one for another moment (a bid changed) starts again.
     if (!count || count.dataset.running === count.dataset.revealAt) return;
-    var mine = count.dataset.running = count.dataset.revealAt;
+    const mine = count.dataset.running = count.dataset.revealAt;
     // A count that names no words of its own (a game's own screen may not) counts in its text.
-    var words = (count.dataset.words || count.textContent).split("|");
-    var total = Math.max(parseInt(mine, 10) - clockOffset - Date.now(), 250);
-    var start = Date.now(), step = total / words.length, felt = 0;
-    function current() { return document.body.contains(count) && count.dataset.running === mine; }
+    const words = (count.dataset.words || count.textContent).split("|");
+    const total = Math.max(parseInt(mine, 10) - clockOffset - Date.now(), 250);
+    const start = Date.now(), step = total / words.length;
+    const current = () => document.body.contains(count) && count.dataset.running === mine;
     // Each word felt once and in order, even when a busy phone's tick comes late and shows two at once.
-    function feelWords(shown) {
+    let felt = 0;
+    const feelWords = (shown) => {
       for (; felt < shown; felt++) sk.feel(felt === 0 ? "yo" : felt < words.length - 1 ? "ho" : "ho2");
-    }
+    };
     (function tick() {
       if (!current()) return;
-      var elapsed = Date.now() - start;
-      var shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
-      var text = words.slice(0, shown).join(" ");
+      const elapsed = Date.now() - start, shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
+      const text = words.slice(0, shown).join(" ");
       if (count.textContent !== text) count.textContent = text;
       feelWords(shown);
       // The bids come with the stream: one that was down sends them when it is back.
       if (elapsed < total) setTimeout(tick, 100);
     })();
     // The reveal is felt at its moment, unless the count started again meanwhile (a bid changed).
-    setTimeout(function () {
+    setTimeout(() => {
       if (!current() && document.querySelector("[data-reveal-at]")) return;
       feelWords(words.length);
       sk.feel("reveal");
@@ -269,50 +209,49 @@
 
   // A phone whose result card opens (the bids shown, the page opened on it) shows it from its heading, once per
   // hand: with ten cards and every bonus the card fills a phone, and Done is then on the screen.
-  var resultShown = null;
+  let resultShown = null;
   function showResultCard() {
-    var form = document.querySelector("#card form.thumb");
+    const form = document.querySelector("#card form.thumb");
     if (!form || innerWidth > 600 || resultShown === form.action) return;
     resultShown = form.action;
     // After whatever else places the page now (htmx's scroll to the top of a page it opens, the browser's own);
     // then a little more, if that brings Done on the screen and keeps every tricks key there.
-    setTimeout(function () {
+    setTimeout(() => {
       form.parentNode.scrollIntoView();
-      var below = form.querySelector(".done-button").getBoundingClientRect().bottom - innerHeight;
+      const below = form.querySelector(".done-button").getBoundingClientRect().bottom - innerHeight;
       if (below > 0 && form.querySelector(".tricks-pad").getBoundingClientRect().top >= below) scrollBy(0, below);
     });
   }
 
   // "Your turn" (a game whose bids go in turn) is felt once for each time it comes.
-  var turnFelt = null;
+  let turnFelt = null;
   function yourTurn() {
-    var turn = document.querySelector("#main [data-your-turn]");
-    var now = turn && location.pathname + turn.dataset.yourTurn;
+    const turn = main("[data-your-turn]"), now = turn && location.pathname + turn.dataset.yourTurn;
     if (now && now !== turnFelt) sk.feel("turn");
     turnFelt = now;
   }
 
   // Keep the screen awake while a game is open, where the browser allows it; the browser lets go of the lock when
   // the page is hidden: taken again on return.
-  var wakeLock = null;
+  let wakeLock = null;
   function keepAwake() {
-    var inGame = Boolean(document.getElementById("live"));
+    const inGame = Boolean(byId("live"));
     if (!inGame && wakeLock) {
-      wakeLock.release().catch(function () {});
+      wakeLock.release().catch(() => {});
       wakeLock = null;
     } else if (inGame && !wakeLock && navigator.wakeLock && document.visibilityState === "visible") {
-      navigator.wakeLock.request("screen").then(function (lock) {
+      navigator.wakeLock.request("screen").then((lock) => {
         wakeLock = lock;
-        lock.addEventListener("release", function () { if (wakeLock === lock) wakeLock = null; });
-      }).catch(function () {});
+        lock.addEventListener("release", () => { if (wakeLock === lock) wakeLock = null; });
+      }).catch(() => {});
     }
   }
   document.addEventListener("visibilitychange", keepAwake);
 
   // A page opened by htmx brings its game's and its own styles and scripts (out of band): those the frame has
   // already stay as they are, neither fetched nor run again.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var detail = event.detail, next = detail.fragment.firstElementChild;
-    if (detail.target.id === "game-assets" && next && next.innerHTML === detail.target.innerHTML) detail.shouldSwap = false;
+  document.addEventListener("htmx:oobBeforeSwap", ({ detail }) => {
+    const next = detail.fragment.firstElementChild;
+    if (detail.target.id === "game-assets" && next?.innerHTML === detail.target.innerHTML) detail.shouldSwap = false;
   });
 })();
