@@ -147,6 +147,9 @@ def init_app(app: Flask) -> None:
     install_template_gettext(app)
     csrf.init_app(app)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    # Brotli's quality 5 makes a page 7 % smaller than Flask-Compress's 4 for 0.07 ms more (a hand's page, 8 KB);
+    # above 5 it gains nothing more until the slow levels.
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
     # Pages are compressed as they are sent (static files come compressed already, see assets.py);
     # live-update streams (text/event-stream) are left out of the types below, so each event leaves at once.
     app.config.setdefault("COMPRESS_MIMETYPES", [

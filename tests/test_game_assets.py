@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -86,3 +87,54 @@ def test_the_service_worker_keeps_every_file_the_offline_page_loads(app: Flask) 
     worker = client.get("/sw.js").get_data(as_text=True)
     kept = set(json.loads(re.search(r"const KEPT = (\[.*?\]);", worker).group(1)))
     assert loaded and loaded <= kept, loaded - kept
+
+
+# --- the style sheets a page loads besides app.css ---------------------------------------------------------------
+
+OWN_SHEETS = ("start.css", "pad.css")
+
+
+def scopes_styled_by(sheet: str, app: Flask) -> set[str]:
+    """The classes that open a rule of `sheet` (`.chart .tick` is the chart's): what it styles."""
+    text = re.sub(r"/\*.*?\*/", "", (Path(app.static_folder or "") / sheet).read_text(), flags=re.S)
+    return set(re.findall(r"(?:^|[},])\s*\.([A-Za-z][\w-]*)", text, re.M))
+
+
+def classes_on(page: str) -> set[str]:
+    """Every class an element of `page` has."""
+    return {name for value in re.findall(r'class="([^"]*)"', page) for name in value.split()}
+
+
+def sheets_loaded(page: str) -> set[str]:
+    """The sheets among OWN_SHEETS that the page's frame loads."""
+    return {sheet for sheet in OWN_SHEETS if f'/static/{sheet}?v=' in assets_block(page)}
+
+
+def test_a_page_loads_the_style_sheet_of_what_it_shows_and_a_game_never_the_start_pages(app: Flask) -> None:
+    """app.css holds what every page shows; the pages around the games (start, a new game, joining by a code) and
+    the pad's table have their own sheet, which a phone in a game never fetches. Every page that shows an element
+    those sheets style loads the sheet, and a game's pages (its hand, pad, big screen, rules, joining) load no
+    start page's sheet."""
+    styled = {sheet: scopes_styled_by(sheet, app) for sheet in OWN_SHEETS}
+    assert all(styled.values()) and not set.intersection(*styled.values())
+    with app.app_context():
+        names = [kind.NAME for kind in registered()]
+    around = app.test_client()
+    pages = {path: around.get(path).get_data(as_text=True)
+             for path in ("/", "/join", *(f"/games/new/{name}" for name in names))}
+    for game, scenario in SCENARIOS.items():
+        host, url, _path, _form = scenario(app)
+        for path in ("", "/screen", "/rules", "/pad" if game == "skull-king" else ""):
+            pages[url + path] = host.get(url + path).get_data(as_text=True)
+        pages[url + "/join"] = app.test_client().get(url + "/join").get_data(as_text=True)
+    for path, page in pages.items():
+        shown = classes_on(page)
+        for sheet, scopes in styled.items():
+            if shown & scopes:
+                assert sheet in sheets_loaded(page), (path, sheet, shown & scopes)
+        if path.startswith("/games/") and not path.startswith("/games/new"):
+            assert "start.css" not in sheets_loaded(page), path
+    # Each sheet is there for something: the start page's games list and new game's form, the pad's table.
+    pad = next(path for path in pages if path.endswith("/pad"))
+    assert "start.css" in sheets_loaded(pages["/"]) and "pad.css" in sheets_loaded(pages[pad])
+    assert styled["pad.css"] & classes_on(pages[pad]) and styled["start.css"] & classes_on(pages["/games/new/skull-king"])

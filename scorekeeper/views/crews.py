@@ -19,7 +19,7 @@ from ..i18n import gettext
 from ..models import Game
 from . import bp
 from .labels import game_label, say
-from .rendering import download, open_page, page, see_other
+from .rendering import download, open_page, page, see_other, start_page
 from .sessions import credentials, keep_host_token, load_state, visitor
 
 # The start page lists at most this many games of this browser, newest first.
@@ -100,7 +100,7 @@ def crew(crew: str):
     # Each game's statistics are headed by its name: the kind's, or a free pad's game as typed.
     headings = {stats.group_of(r.summary): game_label(r) for r in finished}
     hosted = set(session.get("hosting", {}))
-    return page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
+    return start_page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
                 by_kind=by_kind, headings=headings, charts=charts, shown=shown, hand_chart=hand_chart,
                 share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)
                 if any(r.public_id in hosted for r in rows) else None)

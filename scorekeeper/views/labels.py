@@ -86,11 +86,15 @@ def game_label(game: Any) -> str:
     return kinds.kind_of(game).label(game)
 
 
+# The styles of the pages around the games (the start page, a new game's form, joining by a code, a crew's page):
+# they come with those pages alone, so a phone in a game never fetches them.
+START_ASSETS = (("static", "start.css"),)
+
 # The scripts of every page's frame, in the order they run: htmx, its live stream and idiomorph's morph (pinned
 # copies), then the page script and its parts, each a small htmx extension. Served as one file, `app.js`
 # (`assets.load_bundle`), which `base.html` loads.
 FRAME_SCRIPT = "app.js"
-FRAME_SCRIPTS = ("htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.js", "idiomorph-ext-0.8.0.min.js", "app/page.js",
+FRAME_SCRIPTS = ("htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.min.js", "idiomorph-ext-0.8.0.min.js", "app/page.js",
                  "app/taps.js", "app/pushes.js", "app/announce.js", "app/keypad.js")
 
 # Each language in its own words, so everyone finds theirs.

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from .. import games
 from ..i18n import gettext
-from .labels import header_name
+from .labels import START_ASSETS, header_name
 
 Rendered = TypeVar("Rendered")
 
@@ -41,6 +41,12 @@ def page(template: str, status: int = 200, **context: Any) -> Response:
             response.headers["HX-Push-Url"] = "false"
         return response
     return make_response(render_template(template, **context), status)
+
+
+def start_page(template: str, status: int = 200, **context: Any) -> Response:
+    """A page around the games (the start page, a new game's form, joining by a code, a crew's page), with their
+    styles."""
+    return page(template, status, page_assets=START_ASSETS, **context)
 
 
 def once_per_edition(kept_as: str, game_id: int, edition: int, render: Callable[[], Rendered]) -> Rendered:

@@ -16,7 +16,7 @@ from ..padfile import PadError
 from . import bp
 from .crews import my_games
 from .labels import say
-from .rendering import open_page, page, see_other
+from .rendering import open_page, see_other, start_page
 from .sessions import browser_id, client_address, credentials, keep_host_token, too_many_new_games
 
 
@@ -24,7 +24,7 @@ from .sessions import browser_id, client_address, credentials, keep_host_token, 
 def index():
     """The start page: begin a new game, join one, reopen one of this browser's, or bring one in from a pad file."""
     listed, undoable = my_games()
-    return page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
+    return start_page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
 
 
 @bp.route("/games/new", methods=["GET", "POST"], defaults={"kind_name": None})
@@ -39,13 +39,14 @@ def new_game(kind_name: str | None):
     after = request.values.get("after") or None
     context = {"title": gettext(kind.TITLE), "kind": kind, "after": after, **kind.new_game_context()}
     if request.method == "GET":
-        return page(kind.NEW_TEMPLATE, form=players_of(kind, after), problems=[], **context)
+        return start_page(kind.NEW_TEMPLATE, form=players_of(kind, after), problems=[], **context)
     if too_many_new_games():
-        return page(kind.NEW_TEMPLATE, 429, form=request.form, **context,
+        return start_page(kind.NEW_TEMPLATE, 429, form=request.form, **context,
                     problems=[gettext("Too many new games from here. Wait a minute and try again.")])
     found = kind.setup_from_form(request.form)
     if found.setup is None:
-        return page(kind.NEW_TEMPLATE, 422, form=request.form, problems=[say(p) for p in found.problems], **context)
+        return start_page(kind.NEW_TEMPLATE, 422, form=request.form, problems=[say(p) for p in found.problems],
+                          **context)
     # With an earlier game's players it joins that game's crew (their statistics); its host alone may say so.
     outcome = service.create(kind, found.setup, credentials=credentials(after), after=after)
     keep_host_token(outcome.public_id, outcome.secret)
@@ -74,7 +75,7 @@ def import_game():
         message = gettext("Too many new games from here. Wait a minute and try again.")
         if request.is_json:
             return jsonify(problems=[message]), 429
-        return page("index.html", 429, title=gettext("Skull King scorekeeper"), import_problems=[message])
+        return start_page("index.html", 429, title=gettext("Skull King scorekeeper"), import_problems=[message])
     if request.is_json:
         try:
             outcome = import_any(request.get_data())
@@ -100,7 +101,7 @@ def import_game():
         else:
             keep_host_token(outcome.public_id, outcome.secret)
             return open_page(url_for("pages.game", public_id=outcome.public_id))
-    return page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)
+    return start_page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)
 
 
 @bp.get("/games/<public_id>/host/<token>")
@@ -118,7 +119,7 @@ def host(public_id: str, token: str):
 def join_by_code():
     """Type the short code the host screen shows; guessing is slowed down."""
     if request.method == "GET":
-        return page("join_code.html", title=gettext("Join a game"), problems=[])
+        return start_page("join_code.html", title=gettext("Join a game"), problems=[])
     code = "".join(request.form.get("code", "").split()).upper()[:12]
     limit = current_app.config["JOIN_TRIES_PER_MINUTE"]
     # Each browser has its own count, so one guesser in a café locks only itself; one address
@@ -127,10 +128,10 @@ def join_by_code():
     try:
         public_id = service.find_by_join_code(buckets, code)
     except service.TooManyTries:
-        return page("join_code.html", 429, title=gettext("Join a game"),
+        return start_page("join_code.html", 429, title=gettext("Join a game"),
                     problems=[gettext("Too many tries. Wait a minute, or scan the QR code instead.")])
     if public_id is None:
-        return page("join_code.html", 422, title=gettext("Join a game"),
+        return start_page("join_code.html", 422, title=gettext("Join a game"),
                     problems=[gettext("No game has the code “%(code)s”. Check it on the host screen.", code=code)])
     return open_page(url_for("pages.join", public_id=public_id))
 

@@ -310,8 +310,8 @@ def rules(public_id: str):
                 label=kind.label(state), **kind.rules_context(kind.setup_of(state)))
 
 
-# The big screen's styles and its full-screen button's script come with its page alone.
-SCREEN_ASSETS = (("static", "screen.css"), ("static", "screen.js"))
+# The big screen's styles (the pad's table among them) and its full-screen button's script come with its page alone.
+SCREEN_ASSETS = (("static", "pad.css"), ("static", "screen.css"), ("static", "screen.js"))
 
 
 @bp.get("/games/<public_id>/screen")

@@ -57,8 +57,8 @@ def pad_card(game: games.GameState, me: Actor, key: str) -> str:
 PAD_PAGE = PushedPage(shared_pad, pad_card_key, pad_card)
 
 
-# The pad on paper: its print style comes with the pad's page alone, not with every phone's first load.
-PAD_ASSETS = (("static", "skullking/print.css"),)
+# The pad's table and its print style come with the pad's page alone, not with every phone's first load.
+PAD_ASSETS = (("static", "pad.css"), ("static", "skullking/print.css"))
 
 
 @bp.get("/games/<public_id>/pad")
