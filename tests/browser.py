@@ -184,4 +184,8 @@ def cannonball_table(browser, base: str, names=("Anne", "Ben", "Cara"), on_phone
     host.locator("form button.primary[type=submit]").last.click()
     expect(host.locator(".facts .big")).to_have_text("1")
     join_url = host.locator(".join-link a").get_attribute("href")
-    return host, join_phones(browser, base + join_url if join_url.startswith("/") else join_url, on_phones)
+    phones = join_phones(browser, base + join_url if join_url.startswith("/") else join_url, on_phones)
+    # The host's screen shows every phone joined before a test reads where its table stands: a join pushed to it
+    # after that reading would count as one change more.
+    expect(host.locator("#table .phone-mark")).to_have_count(len(on_phones))
+    return host, phones
