@@ -258,3 +258,21 @@ def test_answers_and_pushes_are_morphed_into_the_page_the_player_has(browser, li
     assert anne.evaluate("document.querySelector('#main nav.tabs').mark") is None
     for page in (host, anne, ben):
         page.context.close()
+
+
+def test_htmx_runs_with_the_app_s_settings_on_every_page(browser, live_server: str) -> None:
+    """The frame's script gives htmx the app's settings before it starts (no page carries them): a refused form
+    (422) is drawn, any other refusal is not swapped in but said, a tap waits 20 s for its answer, no eval, no
+    inline style."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    for path in ("/", "/games/new", "/join"):
+        page.goto(live_server + path)
+        assert "htmx-config" not in page.content()
+        settings = page.evaluate("""() => ({eval: htmx.config.allowEval, styles: htmx.config.includeIndicatorStyles,
+            timeout: htmx.config.timeout, boost: htmx.config.scrollIntoViewOnBoost,
+            handling: htmx.config.responseHandling.map(rule => [rule.code, rule.swap, Boolean(rule.error)])})""")
+        assert settings == {"eval": False, "styles": False, "timeout": 20000, "boost": False,
+                            "handling": [["204", False, False], ["[23]..", True, False], ["422", True, False],
+                                         ["[45]..", False, True]]}
+        assert page.locator("style").count() == 0
+    page.context.close()
