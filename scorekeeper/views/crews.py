@@ -101,9 +101,9 @@ def crew(crew: str):
     headings = {stats.group_of(r.summary): game_label(r) for r in finished}
     hosted = set(session.get("hosting", {}))
     return start_page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
-                by_kind=by_kind, headings=headings, charts=charts, shown=shown, hand_chart=hand_chart,
-                share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)
-                if any(r.public_id in hosted for r in rows) else None)
+                      by_kind=by_kind, headings=headings, charts=charts, shown=shown, hand_chart=hand_chart,
+                      share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)
+                      if any(r.public_id in hosted for r in rows) else None)
 
 
 @bp.post("/games/<public_id>/delete")

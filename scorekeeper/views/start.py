@@ -42,7 +42,7 @@ def new_game(kind_name: str | None):
         return start_page(kind.NEW_TEMPLATE, form=players_of(kind, after), problems=[], **context)
     if too_many_new_games():
         return start_page(kind.NEW_TEMPLATE, 429, form=request.form, **context,
-                    problems=[gettext("Too many new games from here. Wait a minute and try again.")])
+                          problems=[gettext("Too many new games from here. Wait a minute and try again.")])
     found = kind.setup_from_form(request.form)
     if found.setup is None:
         return start_page(kind.NEW_TEMPLATE, 422, form=request.form, problems=[say(p) for p in found.problems],
@@ -129,10 +129,11 @@ def join_by_code():
         public_id = service.find_by_join_code(buckets, code)
     except service.TooManyTries:
         return start_page("join_code.html", 429, title=gettext("Join a game"),
-                    problems=[gettext("Too many tries. Wait a minute, or scan the QR code instead.")])
+                          problems=[gettext("Too many tries. Wait a minute, or scan the QR code instead.")])
     if public_id is None:
         return start_page("join_code.html", 422, title=gettext("Join a game"),
-                    problems=[gettext("No game has the code “%(code)s”. Check it on the host screen.", code=code)])
+                          problems=[gettext("No game has the code “%(code)s”. Check it on the host screen.",
+                                            code=code)])
     return open_page(url_for("pages.join", public_id=public_id))
 
 
