@@ -398,6 +398,30 @@ def test_a_correction_recomputes_and_marks_the_hand(client: FlaskClient) -> None
     assert "corrected" in text(client.get(f"{url}/pad"))
 
 
+def test_a_correction_of_an_earlier_hand_moves_every_row_after_it(app: Flask, client: FlaskClient) -> None:
+    """A scored hand's row of the pad is worked out once and kept while its hand and everything before it stay; a
+    correction of hand 2 changes its row and the running totals of the hands after it, as a pad worked out afresh
+    shows them."""
+    from scorekeeper.shelf.skullking import reading
+
+    def rows() -> list:
+        with app.test_request_context():
+            return reading.pad_rows(games.load(url.rsplit("/", 1)[1]))
+
+    url = play_short_game(client)
+    before = rows()
+    assert rows() == before  # the rows kept
+    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1", "intent": "correct"}
+    assert client.post(f"{url}/hands/2", data=data).status_code == 303
+    after = rows()
+    app.extensions["version_caches"].clear()
+    assert after == rows()  # the same as worked out afresh
+    assert after[0] == before[0]
+    assert [c.total for c in after[1].cells] == [180 + 120, 90 + 20] and after[1].corrected
+    assert [c.total for row in after[2:] for c in row.cells] == [
+        total - delta for row in before[2:] for total, delta in zip((c.total for c in row.cells), (20, 50), strict=True)]
+
+
 def test_an_invalid_correction_changes_nothing(client: FlaskClient) -> None:
     url = play_short_game(client)
     before = client.get(f"{url}/pad.json").data

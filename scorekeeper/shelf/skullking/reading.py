@@ -252,7 +252,18 @@ def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
     table = table or table_of(game)
     totals = dict.fromkeys(table.players, 0)
     rows = []
+    # A scored hand's row stays as it was while the hand, the table and the totals before it do: worked out once,
+    # not again at every change of the hand in play (a correction, or a hand before it corrected, makes it anew).
+    scored = cache("skull king scored rows")
     for record in hands(game):
+        if record.phase == Phase.SCORED:
+            before = tuple(totals.values())
+            kept = scored.get((game.id, record.number))
+            if kept is not None and kept[0] == (table, record, before):
+                row, after = kept[1], kept[2]
+                totals = dict(zip(table.players, after, strict=True))
+                rows.append(row)
+                continue
         hand = hand_of(game, record)
         if record.phase == Phase.SCORED:
             points = rules.score_hand(table, hand)
@@ -280,8 +291,10 @@ def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
             for e in hand.entries
         )
         dealer = table.players[rules.dealer_index(table, record.number)]
-        rows.append(PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells,
-                           hand.lost_tricks))
+        row = PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells, hand.lost_tricks)
+        if record.phase == Phase.SCORED:
+            scored.put((game.id, record.number), ((table, record, before), row, tuple(totals.values())))
+        rows.append(row)
     return rows
 
 
