@@ -124,7 +124,7 @@ def test_a_page_loads_the_style_sheet_of_what_it_shows_and_a_game_never_the_star
              for path in ("/", "/join", *(f"/games/new/{name}" for name in names))}
     for game, scenario in SCENARIOS.items():
         host, url, _path, _form = scenario(app)
-        for path in ("", "/screen", "/rules", "/pad" if game == "skull-king" else ""):
+        for path in ("", "/screen", "/rules", *(("/pad",) if game == "skull-king" else ())):
             pages[url + path] = host.get(url + path).get_data(as_text=True)
         pages[url + "/join"] = app.test_client().get(url + "/join").get_data(as_text=True)
     for path, page in pages.items():
