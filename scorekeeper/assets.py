@@ -11,8 +11,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import brotli
-import rcssmin
-import rjsmin
 from flask import Flask, abort, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
@@ -32,15 +30,21 @@ class Asset:
     fingerprint: str
 
 
+# What the minifier shortens; its JavaScript minifier also gives a function's own names one letter.
+MINIFIED = {".css": "text/css", ".js": "text/javascript"}
+
+
 def minified(path: Path, data: bytes) -> bytes:
-    """The file without comments and spare whitespace; an already minified file as it is."""
-    if path.name.endswith(".min.js"):
+    """The file without comments and spare whitespace, its local names shortened; an already minified file as it
+    is."""
+    mediatype = MINIFIED.get(path.suffix)
+    if mediatype is None or path.name.endswith(".min.js"):
         return data
-    if path.suffix == ".css":
-        return rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")
-    if path.suffix == ".js":
-        return rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")
-    return data
+    # Imported where it is first used, in a worker: the minifier is a Go library, and a Go runtime started in
+    # gunicorn's master process would not survive the fork into its workers.
+    import minify
+
+    return minify.string(mediatype, data.decode("utf-8")).encode("utf-8")
 
 
 def _asset(mimetype: str, plain: bytes) -> Asset:
