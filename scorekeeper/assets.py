@@ -118,9 +118,20 @@ def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> 
     kept = dict(bundles or {})
     app.view_functions["static"] = lambda filename: send_asset(folder, filename, kept)
 
+    # A file's fingerprint, once per process: a page names the frame's script (eight files) and its sheets each time
+    # it is drawn. While debugging, files change under the running app: looked at each time.
+    fingerprints: dict[str, str] = {}
+
     @app.url_defaults
     def fingerprint_static(endpoint: str, values: dict) -> None:
-        if endpoint == "static" and "filename" in values and "v" not in values:
-            asset = asset_at(folder, values["filename"], kept)
-            if asset is not None:
-                values["v"] = asset.fingerprint
+        if endpoint != "static" or "filename" not in values or "v" in values:
+            return
+        filename = values["filename"]
+        fingerprint = fingerprints.get(filename)
+        if fingerprint is None:
+            asset = asset_at(folder, filename, kept)
+            fingerprint = asset.fingerprint if asset is not None else None
+            if not app.debug and fingerprint is not None:
+                fingerprints[filename] = fingerprint
+        if fingerprint is not None:
+            values["v"] = fingerprint

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_app_context
 from sqlalchemy import bindparam, exists, literal, select
 from sqlalchemy.orm import selectinload
 
@@ -303,7 +303,22 @@ def as_seen_by(game: GameState, seat: int | None) -> GameState:
 
     `seat` None is the whole table (host, big screen, anyone with the link): no hidden entry.
     Every page and the live stream draw from what this returns, so no secret can leak by mistake.
+    Made once per game, version, count and seat in a process: a change's answer and every stream it wakes ask
+    for the same views.
     """
+    count = game.count
+    key = (game.id, game.version, count.over if count is not None else None, game.view, seat)
+    kept = cache("seen by") if has_app_context() else None
+    found = kept.get(key) if kept is not None else None
+    if found is None:
+        found = _seen_by(game, seat)
+        if kept is not None:
+            kept.put(key, found)
+    return found
+
+
+def _seen_by(game: GameState, seat: int | None) -> GameState:
+    """`as_seen_by`, worked out."""
     count = game.count
     secrets = game.secrets
     if count is not None and not count.over:

@@ -78,9 +78,11 @@ class Watcher:
         # SQLite's cheap way to the log (`SqliteLog`); None: a session reads it.
         self.log = log
         self.listening = False
-        # One lock, and one waiting point per game that has a stream open.
+        # One lock for the changes below, and one waiting point per game that has a stream open: an event set (and
+        # replaced by a new one) when the game moves on, and how many streams follow it. A stream waits on the event
+        # alone, no lock: under gevent a lock is Python code, and a change wakes seven streams or more.
         self.lock = threading.Lock()
-        self.waiting: dict[int, tuple[threading.Condition, int]] = {}
+        self.waiting: dict[int, tuple[threading.Event, int]] = {}
         self.versions: dict[int, int] = {}
         self.stopping = False
         self.last_event: int | None = None
@@ -99,8 +101,9 @@ class Watcher:
         """End every stream now (the server is shutting down)."""
         with self.lock:
             self.stopping = True
-            for condition, _ in self.waiting.values():
-                condition.notify_all()
+            woken = [self._next_event(game_id) for game_id in self.waiting]
+        for event in woken:
+            event.set()
 
     def poll(self) -> None:
         """Read new events and wake the streams of their games."""
@@ -130,8 +133,16 @@ class Watcher:
                 if version > self.versions.get(game_id, 0):
                     self.versions[game_id] = version
                     changed.add(game_id)
-            for game_id in changed & self.waiting.keys():
-                self.waiting[game_id][0].notify_all()
+            woken = [self._next_event(game_id) for game_id in changed & self.waiting.keys()]
+        for event in woken:
+            event.set()
+
+    def _next_event(self, game_id: int) -> threading.Event:
+        """The event the streams of a game wait on now, replaced by a new one for the next change (under the lock,
+        after the game's version was raised: a stream that takes the new event finds the version raised)."""
+        event, count = self.waiting[game_id]
+        self.waiting[game_id] = (threading.Event(), count)
+        return event
 
     def prune_if_due(self) -> None:
         """Now and then, drop old events and the versions of games nobody watches."""
@@ -206,22 +217,18 @@ class Watcher:
                 time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
             time.sleep(POLL_SECONDS)
 
-    def _enter(self, game_id: int, version: int) -> threading.Condition:
+    def _enter(self, game_id: int) -> None:
         with self.lock:
-            condition, count = self.waiting.get(game_id, (None, 0))
-            if condition is None:
-                condition = threading.Condition(self.lock)
-                self.versions[game_id] = max(version, self.versions.get(game_id, 0))
-            self.waiting[game_id] = (condition, count + 1)
-            return condition
+            event, count = self.waiting.get(game_id, (None, 0))
+            self.waiting[game_id] = (event or threading.Event(), count + 1)
 
     def _leave(self, game_id: int) -> None:
         with self.lock:
-            condition, count = self.waiting[game_id]
+            event, count = self.waiting[game_id]
             if count <= 1:
                 del self.waiting[game_id]
             else:
-                self.waiting[game_id] = (condition, count - 1)
+                self.waiting[game_id] = (event, count - 1)
 
     def version(self, game_id: int) -> int:
         """The newest version of a game this process has heard of (0: none)."""
@@ -236,16 +243,20 @@ class Watcher:
         `timeout` passed first, None when the server is stopping.
         """
         self.start()
-        condition = self._enter(game_id, 0)
+        self._enter(game_id)
 
         def wait(version: int, timeout: float) -> bool | None:
-            with self.lock:
-                self.versions[game_id] = max(self.versions.get(game_id, 0), version)
-                condition.wait_for(lambda: self.stopping or self.versions.get(game_id, 0) > version,
-                                   timeout=timeout)
-                if self.stopping:
-                    return None
-                return self.versions.get(game_id, 0) > version
+            if version > self.versions.get(game_id, 0):
+                # The stream read a version this process had not heard of: the watcher knows it from now on.
+                with self.lock:
+                    self.versions[game_id] = max(self.versions.get(game_id, 0), version)
+            # The event first, then the version: a change that comes in between sets this very event.
+            event = self.waiting[game_id][0]
+            if not self.stopping and self.versions.get(game_id, 0) <= version:
+                event.wait(timeout)
+            if self.stopping:
+                return None
+            return self.versions.get(game_id, 0) > version
 
         try:
             yield wait

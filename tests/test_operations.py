@@ -78,8 +78,8 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
         for thread in threads:
             thread.start()
         time.sleep(0.1)
-        conditions = {game_id: condition for game_id, (condition, _) in watcher.waiting.items()}
-        assert set(conditions) == {first, second} and conditions[first] is not conditions[second]
+        events = {game_id: event for game_id, (event, _) in watcher.waiting.items()}
+        assert set(events) == {first, second} and events[first] is not events[second]
         db.session.add(Event(game_id=first, version=2, kind="bid"))
         db.session.commit()
         watcher.poll()

@@ -6,12 +6,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
+from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 
 from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...clock import epoch_ms
 from ...i18n import gettext
+from ...standings import Standing
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
 from ...views.rendering import not_yours, once_per_edition, page, see_other
@@ -93,10 +95,22 @@ def shared_table(state: games.GameState) -> SharedTable:
     """The shared table of a game at its edition in this language: rendered once, then the same bytes."""
     def render() -> SharedTable:
         context = shared_context(state)
+        context["leaderboard"] = drawn_leaderboard(state.id, context["standings"])
         return SharedTable(*(render_block("skullking/game.html", block, **context)
                              for block in ("head", "table", "board")))
 
     return once_per_edition("shared tables", state.id, state.edition, render)
+
+
+def drawn_leaderboard(game_id: int, standings: list[Standing]) -> str:
+    """The leaderboard of the shared table in this language: drawn again only when the standings changed."""
+    key = (game_id, str(get_locale()), tuple(standings))
+    kept = games.cache("leaderboards")
+    found = kept.get(key)
+    if found is None:
+        found = render_block("skullking/game.html", "leaderboard", standings=standings)
+        kept.put(key, found)
+    return found
 
 
 # --- the own card -----------------------------------------------------------------------
