@@ -75,7 +75,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    from . import assets, extensions, kinds, live, views
+    from . import assets, extensions, host_cache, kinds, live, views
     from .shelf import INSTALLED
     from .views.labels import FRAME_SCRIPT, FRAME_SCRIPTS
 
@@ -90,6 +90,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     extensions.init_app(app)
     kinds.init_app(app, INSTALLED if games is None else games)
     live.init_app(app)
+    host_cache.init_app(app)
     views.init_app(app)
     # The frame's scripts go to the phones as one file.
     assets.init_app(app, {FRAME_SCRIPT: FRAME_SCRIPTS})

@@ -17,13 +17,30 @@ accesslog = None
 
 
 def on_starting(server) -> None:
-    """Bring the database schema up to date once, before any worker starts."""
+    """Bring the database schema up to date once, before any worker starts; make the folder the workers share what
+    they draw alike in (`host_cache`), for this run alone."""
+    import tempfile
+
     from flask_migrate import upgrade
 
     from scorekeeper import create_app
+    from scorekeeper.host_cache import FOLDER_VARIABLE
 
     with create_app().app_context():
         upgrade()
+    # The workers are forked after this, with this environment.
+    os.environ[FOLDER_VARIABLE] = tempfile.mkdtemp(prefix="scorekeeper-host-")
+
+
+def on_exit(server) -> None:
+    """Remove the folder of this run's shared drawings."""
+    import shutil
+
+    from scorekeeper.host_cache import FOLDER_VARIABLE
+
+    folder = os.environ.pop(FOLDER_VARIABLE, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # A shutdown (SIGTERM: a deploy, a scale-down) ends the open live streams at once, so it

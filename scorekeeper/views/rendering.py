@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from flask import make_response, redirect, render_template, request
+from flask import current_app, make_response, redirect, render_template, request
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 from markupsafe import escape
 from werkzeug.wrappers import Response
 
 from .. import games
+from ..host_cache import HOST_CACHE, HostCache
 from ..i18n import gettext
 from .labels import START_ASSETS, header_name
-
-Rendered = TypeVar("Rendered")
 
 
 def is_htmx() -> bool:
@@ -49,15 +48,35 @@ def start_page(template: str, status: int = 200, **context: Any) -> Response:
     return page(template, status, page_assets=START_ASSETS, **context)
 
 
-def once_per_edition(kept_as: str, game_id: int, edition: int, render: Callable[[], Rendered]) -> Rendered:
-    """What every screen of a game sees alike at one edition, in this language: rendered by the first
-    screen that asks, then the same bytes for all (kept in the process's cache `kept_as`)."""
-    key = (game_id, edition, str(get_locale()))
+def once_per_edition(kept_as: str, game_id: int, edition: int, render: Callable[[], str]) -> str:
+    """What every screen of a game sees alike at one edition, in this language: drawn once (`drawn_once`)."""
+    return drawn_once(kept_as, game_id, edition, lambda: (render(),))[0]
+
+
+def drawn_once(kept_as: str, game_id: int, edition: int, draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
+    """What every screen of a game sees alike at one edition, in this language, in parts: drawn by the first screen
+    that asks, then the same bytes for all (kept in the process's cache `kept_as`, and for the server's other
+    processes in its host cache)."""
+    key = (kept_as, game_id, edition, str(get_locale()))
     kept = games.cache(kept_as)
     found = kept.get(key)
     if found is None:
-        found = render()
+        found = drawn_on_host(key, draw)
         kept.put(key, found)
+    return found
+
+
+def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
+    """`draw()`, unless another process of the server drew it already or is drawing it now (then its drawing)."""
+    shared: HostCache | None = current_app.extensions.get(HOST_CACHE)
+    if shared is None:
+        return draw()
+    found = shared.get(key)
+    if found is None and not shared.claim(key):
+        found = shared.wait(key)
+    if found is None:
+        found = draw()
+        shared.put(key, found)
     return found
 
 

@@ -16,7 +16,7 @@ from ...i18n import gettext
 from ...standings import Standing
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
-from ...views.rendering import not_yours, once_per_edition, page, see_other
+from ...views.rendering import drawn_once, not_yours, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from ...views.table import after
 from . import changes, reading, rules
@@ -93,13 +93,12 @@ class SharedTable:
 
 def shared_table(state: games.GameState) -> SharedTable:
     """The shared table of a game at its edition in this language: rendered once, then the same bytes."""
-    def render() -> SharedTable:
+    def draw() -> tuple[str, ...]:
         context = shared_context(state)
         context["leaderboard"] = drawn_leaderboard(state.id, context["standings"])
-        return SharedTable(*(render_block("skullking/game.html", block, **context)
-                             for block in ("head", "table", "board")))
+        return tuple(render_block("skullking/game.html", block, **context) for block in ("head", "table", "board"))
 
-    return once_per_edition("shared tables", state.id, state.edition, render)
+    return SharedTable(*drawn_once("shared tables", state.id, state.edition, draw))
 
 
 def drawn_leaderboard(game_id: int, standings: list[Standing]) -> str:

@@ -1,0 +1,103 @@
+"""What the processes of one server draw alike, drawn by one of them: a folder they share, made for the run.
+
+Each server process keeps what every screen of a game sees alike at one edition (the shared table, drawn once per
+edition and language, see `views.rendering.drawn_once`). With several processes (gunicorn's workers), every process
+drew it again: the writer's for its answer and its streams, each other's for its own streams. Through this folder
+the first to draw it claims it, and the others wait a moment for its drawing rather than draw it themselves. It is
+made by the server's master process when the server starts and removed when it stops (`gunicorn_config`), so what
+it holds is of this run's database alone; without it (one process: the development server, the tests) nothing is
+shared and nothing is waited for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Hashable
+from pathlib import Path
+
+from flask import Flask
+
+# Where the server's master tells its workers the folder (the environment is inherited at the fork).
+FOLDER_VARIABLE = "SCOREKEEPER_HOST_CACHE"
+# Where an app keeps its host cache (None: it has none).
+HOST_CACHE = "host_cache"
+# How long a process waits for another's drawing before it draws it itself (the other may have gone).
+WAIT_SECONDS = 0.1
+# How often it looks meanwhile.
+LOOK_EVERY_SECONDS = 0.002
+# What is older than this goes: a screen that wakes later reads a newer edition anyway.
+KEPT_SECONDS = 600.0
+
+
+class HostCache:
+    """Drawings shared by the processes of one server: each a file named after its key, written whole (a temporary
+    file renamed), and beside it the claim of the process drawing it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.next_sweep = time.monotonic() + KEPT_SECONDS
+
+    def _path(self, key: Hashable) -> Path:
+        return self.folder / hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
+
+    def get(self, key: Hashable) -> tuple[str, ...] | None:
+        """The drawing kept under `key`, or None."""
+        try:
+            return tuple(json.loads(self._path(key).read_bytes()))
+        except (OSError, ValueError):
+            return None
+
+    def claim(self, key: Hashable) -> bool:
+        """Whether this process is the first to draw `key` (and so draws it); False: another one is drawing it."""
+        try:
+            os.close(os.open(self._path(key).with_suffix(".claim"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            return False
+        except OSError:
+            return True
+        return True
+
+    def wait(self, key: Hashable, seconds: float = WAIT_SECONDS) -> tuple[str, ...] | None:
+        """The drawing under `key` once the process that claimed it wrote it; None if that took over `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            found = self.get(key)
+            if found is not None or time.monotonic() >= deadline:
+                return found
+            # Under the server, gevent's sleep: the process's other requests and streams go on meanwhile.
+            time.sleep(LOOK_EVERY_SECONDS)
+
+    def put(self, key: Hashable, parts: tuple[str, ...]) -> None:
+        """Keep a drawing for the other processes (written whole: a reader never sees half of it)."""
+        path = self._path(key)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_text(json.dumps(parts))
+            os.replace(temporary, path)
+        except OSError:
+            return
+        if time.monotonic() >= self.next_sweep:
+            self.sweep()
+
+    def sweep(self, older_than: float = KEPT_SECONDS) -> int:
+        """Remove the drawings and claims older than `older_than` seconds; how many went."""
+        self.next_sweep = time.monotonic() + KEPT_SECONDS
+        limit, gone = time.time() - older_than, 0
+        for path in self.folder.iterdir():
+            try:
+                if path.stat().st_mtime < limit:
+                    path.unlink()
+                    gone += 1
+            except OSError:
+                continue
+        return gone
+
+
+def init_app(app: Flask) -> None:
+    """Give `app` the host cache of its server (`HOST_CACHE_FOLDER`, by default the folder the master made), if
+    it has one."""
+    folder = app.config.get("HOST_CACHE_FOLDER") or os.environ.get(FOLDER_VARIABLE)
+    app.extensions[HOST_CACHE] = HostCache(Path(folder)) if folder and Path(folder).is_dir() else None

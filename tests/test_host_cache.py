@@ -1,0 +1,131 @@
+"""The processes of one server draw a game's shared table once between them: the first claims it, the others wait
+for its drawing; the folder they share is made for one run of the server and gone after it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from scorekeeper import games
+from scorekeeper.host_cache import HOST_CACHE, HostCache
+from scorekeeper.shelf.skullking import views as skull_king
+from scorekeeper.views.rendering import drawn_once
+from tests.conftest import make_app
+from tests.helpers import Phone, new_game, public_id
+from tests.production import ProductionServer
+
+
+def two_processes(database_url: str, folder: Path | None) -> tuple[Flask, Flask]:
+    """Two apps on one database, as two workers of one server are (sharing `folder`, if given)."""
+    config = {"HOST_CACHE_FOLDER": str(folder)} if folder is not None else {}
+    return make_app(database_url, **config), make_app(database_url, **config)
+
+
+def shared_table_drawn_in(app: Flask, url: str) -> str:
+    """The game's shared table as `app` gives it to a screen."""
+    with app.test_request_context(url):
+        state = games.load(public_id(url))
+        assert state is not None
+        return str(skull_king.shared_table(state))
+
+
+@pytest.fixture
+def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every time a process works out a shared table itself (rather than take another's), by game."""
+    drawn: list[str] = []
+    context_of = skull_king.shared_context
+
+    def counted(state: games.GameState):
+        drawn.append(state.public_id)
+        return context_of(state)
+
+    monkeypatch.setattr(skull_king, "shared_context", counted)
+    return drawn
+
+
+def test_the_processes_of_one_server_draw_a_game_s_shared_table_once(database_url: str, tmp_path: Path,
+                                                                      counted_drawings: list[str]) -> None:
+    (tmp_path / "host").mkdir()
+    first, second = two_processes(database_url, tmp_path / "host")
+    host = first.test_client()
+    url = new_game(host, ["Anne", "Ben", "Cara"])
+    drawn_by_first = shared_table_drawn_in(first, url)
+    assert counted_drawings == [public_id(url)]
+    # The other process takes the first one's drawing, to the byte, and draws nothing.
+    assert shared_table_drawn_in(second, url) == drawn_by_first
+    assert counted_drawings == [public_id(url)]
+    # A change makes a new edition: drawn anew, once, by whichever process comes first.
+    assert host.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 303
+    after_the_bid = shared_table_drawn_in(second, url)
+    assert after_the_bid != drawn_by_first and shared_table_drawn_in(first, url) == after_the_bid
+    assert counted_drawings == [public_id(url)] * 2
+
+
+def test_without_a_shared_folder_each_process_draws_its_own(database_url: str, counted_drawings: list[str]) -> None:
+    """The development server and the tests run one process: no folder, nothing shared, nothing waited for."""
+    first, second = two_processes(database_url, None)
+    assert first.extensions[HOST_CACHE] is None
+    url = new_game(first.test_client(), ["Anne", "Ben"])
+    assert shared_table_drawn_in(first, url) == shared_table_drawn_in(second, url)
+    assert counted_drawings == [public_id(url)] * 2
+
+
+def test_a_drawing_another_process_claimed_is_waited_for_and_drawn_here_when_it_never_comes(
+        database_url: str, tmp_path: Path) -> None:
+    (tmp_path / "host").mkdir()
+    app = make_app(database_url, HOST_CACHE_FOLDER=str(tmp_path / "host"))
+    other = HostCache(tmp_path / "host")
+    drawn_here: list[int] = []
+
+    def draw() -> tuple[str, ...]:
+        drawn_here.append(1)
+        return ("here",)
+
+    with app.test_request_context("/"):
+        # Another process claimed edition 1 and writes it 30 ms later: this one waits for it.
+        key = ("shared tables", 7, 1, "en")
+        assert other.claim(key)
+        threading.Timer(0.03, other.put, (key, ("there",))).start()
+        assert drawn_once("shared tables", 7, 1, draw) == ("there",) and drawn_here == []
+        # Edition 2 was claimed by a process that went before drawing it: drawn here after a short wait.
+        assert other.claim(("shared tables", 7, 2, "en"))
+        started = time.monotonic()
+        assert drawn_once("shared tables", 7, 2, draw) == ("here",) and drawn_here == [1]
+        assert 0.09 <= time.monotonic() - started < 1
+        # And kept for the others.
+        assert other.get(("shared tables", 7, 2, "en")) == ("here",)
+
+
+def test_old_drawings_and_claims_are_swept(tmp_path: Path) -> None:
+    cache = HostCache(tmp_path)
+    cache.put(("a", 1), ("old",))
+    assert cache.claim(("a", 2))
+    assert cache.sweep(older_than=3600) == 0 and cache.get(("a", 1)) == ("old",)
+    assert cache.sweep(older_than=-1) == 2 and cache.get(("a", 1)) is None and list(tmp_path.iterdir()) == []
+
+
+def test_the_server_makes_its_workers_a_folder_for_one_run_and_removes_it(tmp_path: Path) -> None:
+    """Under gunicorn (the Procfile's server) the master makes the folder before it forks its workers, they draw a
+    game's shared table into it, and it is gone once the server stopped."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    server = ProductionServer(tmp_path, TMPDIR=str(temporary))
+    server.start()
+    try:
+        folders = list(temporary.glob("scorekeeper-host-*"))
+        assert len(folders) == 1
+        host = Phone(server.base)
+        host.get("/games/new")
+        status, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
+        assert status == 303
+        status, page = host.get(game)
+        assert status == 200 and 'id="table"' in page
+        # The hand's shared table, drawn for this page, is there for the other worker.
+        assert any(not path.name.endswith(".claim") for path in folders[0].iterdir())
+    finally:
+        server.stop()
+    assert list(temporary.glob("scorekeeper-host-*")) == []
