@@ -19,17 +19,15 @@ accesslog = None
 def on_starting(server) -> None:
     """Bring the database schema up to date once, before any worker starts; make the folder the workers share what
     they draw alike in (`host_cache`), for this run alone."""
-    import tempfile
-
     from flask_migrate import upgrade
 
     from scorekeeper import create_app
-    from scorekeeper.host_cache import FOLDER_VARIABLE
+    from scorekeeper.host_cache import FOLDER_VARIABLE, make_folder
 
     with create_app().app_context():
         upgrade()
     # The workers are forked after this, with this environment.
-    os.environ[FOLDER_VARIABLE] = tempfile.mkdtemp(prefix="scorekeeper-host-")
+    os.environ[FOLDER_VARIABLE] = make_folder()
 
 
 def on_exit(server) -> None:
