@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app, has_app_context
 from sqlalchemy import bindparam, exists, literal, select
@@ -306,15 +306,11 @@ def as_seen_by(game: GameState, seat: int | None) -> GameState:
     Made once per game, version, count and seat in a process: a change's answer and every stream it wakes ask
     for the same views.
     """
+    if not has_app_context():
+        return _seen_by(game, seat)
     count = game.count
     key = (game.id, game.version, count.over if count is not None else None, game.view, seat)
-    kept = cache("seen by") if has_app_context() else None
-    found = kept.get(key) if kept is not None else None
-    if found is None:
-        found = _seen_by(game, seat)
-        if kept is not None:
-            kept.put(key, found)
-    return found
+    return cache("seen by").kept_or_made(key, lambda: _seen_by(game, seat))
 
 
 def _seen_by(game: GameState, seat: int | None) -> GameState:
@@ -354,6 +350,9 @@ def secrets_seen_by(game: GameState, seat: int | None, play: int) -> kinds.Secre
 AnyGame = Game | GameState
 
 
+Made = TypeVar("Made")
+
+
 class VersionCache:
     """The newest few values by key, in one process; for keys whose value never changes (a game's version).
 
@@ -376,6 +375,14 @@ class VersionCache:
             except KeyError:
                 pass
         return value
+
+    def kept_or_made(self, key: Any, make: Callable[[], Made]) -> Made:
+        """The value kept for `key`, else `make()`, kept under it."""
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
 
     def put(self, key: Any, value: Any) -> None:
         """Keep a value; the one used longest ago goes when there are too many."""

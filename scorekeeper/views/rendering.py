@@ -58,12 +58,7 @@ def drawn_once(kept_as: str, game_id: int, edition: int, draw: Callable[[], tupl
     that asks, then the same bytes for all (kept in the process's cache `kept_as`, and for the server's other
     processes in its host cache)."""
     key = (kept_as, game_id, edition, str(get_locale()))
-    kept = games.cache(kept_as)
-    found = kept.get(key)
-    if found is None:
-        found = drawn_on_host(key, draw)
-        kept.put(key, found)
-    return found
+    return games.cache(kept_as).kept_or_made(key, lambda: drawn_on_host(key, draw))
 
 
 def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:

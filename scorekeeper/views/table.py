@@ -127,11 +127,7 @@ def shared_event(screen: str, state: games.GameState, kind: str,
     """An event every `screen` of the game is sent alike at this edition, in this language: `render`ed, written
     out and compressed once per process, whichever of its streams comes first."""
     key = (screen, state.id, state.edition, str(get_locale()), kind)
-    kept = games.cache("shared events")
-    text = kept.get(key)
-    if text is None:
-        text = event(kind, render(state), state.edition)
-        kept.put(key, text)
+    text = games.cache("shared events").kept_or_made(key, lambda: event(kind, render(state), state.edition))
     return event_stream.SharedEvent(key, text)
 
 

@@ -102,12 +102,7 @@ def hands(game: GameState) -> tuple[HandState, ...]:
 
 def _rows(game: GameState) -> tuple[HandRow, ...]:
     """The game's hands as their plays store them, read once per version for every view."""
-    kept = cache("skull king rows")
-    found = kept.get((game.id, game.version))
-    if found is None:
-        found = read_hands(game.plays)
-        kept.put((game.id, game.version), found)
-    return found
+    return cache("skull king rows").kept_or_made((game.id, game.version), lambda: read_hands(game.plays))
 
 
 def _hand(game: GameState, row: HandRow) -> HandState:
@@ -168,13 +163,8 @@ def clashes(game: GameState, record: HandState) -> list[Problem]:
         return []
     # Read by the shared table, the pad and every phone's card at each version: checked once per version.
     # (While a hand is played no bid is hidden, so every screen's view of it is the same.)
-    kept = cache("clashes")
     key = (game.id, game.version, record.number)
-    found = kept.get(key)
-    if found is None:
-        found = tuple(find_clashes(game, record))
-        kept.put(key, found)
-    return list(found)
+    return list(cache("clashes").kept_or_made(key, lambda: tuple(find_clashes(game, record))))
 
 
 def find_clashes(game: GameState, record: HandState) -> list[Problem]:
