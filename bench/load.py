@@ -35,6 +35,8 @@ PLAYERS = 6
 EDITION = re.compile(r'<div id="table"(?: hx-swap-oob="(?:true|morph)")? data-edition="(\d+)"')
 CARD = re.compile(r'<div id="card"(?: hx-swap-oob="(?:true|morph)")? data-key="([^"]+)" data-edition="(\d+)"')
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+# The screen a page names in its htmx headers: its writes say it, and its stream's address carries it.
+SCREEN = re.compile(r'"X-Screen": "([^"]+)"')
 COUNT_SECONDS = 3.0  # the Procfile's default YO-HO-HO
 
 # A real table, in seconds: thinking over a bid, playing one trick, reporting a result, dealing.
@@ -91,6 +93,7 @@ class Browser:
             headers={"Accept-Encoding": "br, gzip"}, timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
         )
         self.token = ""
+        self.screen = ""
         self.page = ""
         self.table = ""
         self.card = ""
@@ -181,7 +184,9 @@ class Browser:
         status, body, _ = await self.request("page load", "GET", path)
         if status == 200:
             self.show_page(body)
-            query = f"?edition={self.edition}&card={self.card_key}"
+            found = SCREEN.search(body)
+            self.screen = found.group(1) if found else ""
+            query = f"?edition={self.edition}&card={self.card_key}&screen={self.screen}"
             self.stream = asyncio.ensure_future(self.listen(path + "/events" + query))
 
     async def listen(self, path: str) -> None:
@@ -222,11 +227,10 @@ class Browser:
         sent = time.monotonic()
         self.writing += 1
         try:
-            status, body, location = await self.request("write: " + kind, "POST", path, data,
-                                                        headers={"HX-Request": "true"})
+            headers = {"HX-Request": "true", "X-Screen": self.screen}
+            status, body, location = await self.request("write: " + kind, "POST", path, data, headers=headers)
             if status == 303:
-                status, body, location = await self.request("page after write", "GET", location,
-                                                            headers={"HX-Request": "true"})
+                status, body, location = await self.request("page after write", "GET", location, headers=headers)
         finally:
             self.writing -= 1
         if status in (200, 422):

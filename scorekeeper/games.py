@@ -21,6 +21,7 @@ from sqlalchemy.orm import selectinload
 from . import kinds
 from .clock import aware, utcnow
 from .extensions import WRITE_LOCK, db
+from .host_cache import HOST_CACHE, HostCache
 from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -404,21 +405,45 @@ def cache(name: str) -> VersionCache:
     return caches[name]
 
 
+def _host() -> HostCache | None:
+    found: HostCache | None = current_app.extensions.get(HOST_CACHE)
+    return found
+
+
+def keep(state: GameState) -> None:
+    """Keep the game at its version, as stored, in this process and for the server's other processes."""
+    cache("games").put((state.id, state.version), state)
+    host = _host()
+    if host is not None:
+        host.put_value(("game", state.id, state.version), state)
+
+
+def _kept(game_id: int, version: int) -> GameState | None:
+    """The game at `version` as this process keeps it, else as another process of the server kept it."""
+    kept = cache("games")
+    state: GameState | None = kept.get((game_id, version))
+    host = _host() if state is None else None
+    if host is not None:
+        state = host.get_value(("game", game_id, version))
+        if state is not None:
+            kept.put((game_id, version), state)
+    return state
+
+
 def cached(game_id: int, version: int, now: datetime | None = None) -> GameState | None:
-    """The game at `version` as this process read it, as it stands now; None if not read, or if it
-    has moved on since (then `load` reads it afresh)."""
-    state = cache("games").get((game_id, version))
+    """The game at `version` as this process or another of the server kept it, as it stands now; None if not kept,
+    or if it has moved on since (then `load` reads it afresh)."""
+    state = _kept(game_id, version)
     return as_it_stands(state, now or utcnow()) if state is not None else None
 
 
 def kept_or_read(game_id: int, version: int) -> GameState | None:
-    """The game at `version` as this process keeps it, or read now and kept (under the version it was read at)."""
-    kept = cache("games")
-    state = kept.get((game_id, version))
+    """The game at `version` as kept (`_kept`), or read now and kept (under the version it was read at)."""
+    state = _kept(game_id, version)
     if state is None:
         state = read_state(game_id)
         if state is not None:
-            kept.put((state.id, state.version), state)
+            keep(state)
     return state
 
 

@@ -444,7 +444,7 @@ def _keep_as_stored(write: Write) -> tuple[int, int] | None:
     stored = _as_stored(write)
     if stored is None:
         return None
-    games.cache("games").put((stored.id, stored.version), stored)
+    games.keep(stored)
     return stored.id, stored.version
 
 

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from sqlalchemy import event
 
 from scorekeeper import games, host_cache
+from scorekeeper.extensions import db
 from scorekeeper.host_cache import HOST_CACHE, HostCache, make_folder
 from scorekeeper.shelf.skullking import views as skull_king
 from scorekeeper.views.rendering import drawn_once
@@ -64,6 +66,67 @@ def test_the_processes_of_one_server_draw_a_game_s_shared_table_once(database_ur
     after_the_bid = shared_table_drawn_in(second, url)
     assert after_the_bid != drawn_by_first and shared_table_drawn_in(first, url) == after_the_bid
     assert counted_drawings == [public_id(url)] * 2
+
+
+def test_a_game_one_process_stored_is_taken_by_the_others_without_reading_the_database(
+        database_url: str, tmp_path: Path) -> None:
+    """The process that stores a change keeps the game for the server's others: their screens take it as the
+    database has it (the hidden bid with it: what a screen sees is decided later, per screen), with no statement."""
+    (tmp_path / "host").mkdir()
+    first, second = two_processes(database_url, tmp_path / "host")
+    host, anne = first.test_client(), first.test_client()
+    url = new_game(host, ["Anne", "Ben"])
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    assert anne.post(f"{url}/hands/1/bid", data={"bid": 1}).status_code == 303
+    with first.app_context():
+        stored = games.read_state(games.load(public_id(url)).id)  # type: ignore[union-attr]
+    assert stored is not None and [s.value for s in stored.secrets] == [1]
+    statements: list[str] = []
+    with second.test_request_context(url):
+        engine = db.engine
+        count = lambda *args: statements.append(args[2])  # noqa: E731
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            taken = games.cached(stored.id, stored.version)
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+        assert statements == []
+        assert taken is not None and games.cache("games").get((stored.id, stored.version)) == stored
+    # Without the folder, a process has nothing of the other's: it reads the game itself.
+    alone = make_app(database_url)
+    with alone.test_request_context(url):
+        assert games.cached(stored.id, stored.version) is None
+
+
+def test_a_screen_answered_by_one_process_is_not_sent_it_again_by_the_other(database_url: str,
+                                                                            tmp_path: Path) -> None:
+    """Anne's taps are answered by either worker, her screen's stream runs in one: it sends her neither the table
+    nor the card her last answer showed. Her other tab, on the same worker as that stream, is sent both."""
+    from tests.test_live_table import Stream, end_streams
+
+    (tmp_path / "host").mkdir()
+    first, second = two_processes(database_url, tmp_path / "host")
+    anne = first.test_client()
+    url = new_game(first.test_client(), ["Anne", "Ben"])
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    with first.app_context():
+        before = games.load(public_id(url)).edition  # type: ignore[union-attr]
+    htmx = {"HX-Request": "true", "X-Screen": "annes-phone"}
+    # The same browser (its cookies) on the other worker, as a phone's stream and its answers may well be: her
+    # first tap is answered there, her second by the first worker.
+    on_second = second.test_client()
+    on_second._cookies = anne._cookies  # type: ignore[attr-defined]
+    assert on_second.post(f"{url}/hands/1/bid", data={"bid": 0}, headers=htmx).status_code == 200
+    assert anne.post(f"{url}/hands/1/bid", data={"bid": 1}, headers=htmx).status_code == 200
+    try:
+        own = Stream(on_second, f"{url}/events?edition={before}&card=before&screen=annes-phone")
+        other = Stream(on_second, f"{url}/events?edition={before}&card=before&screen=annes-laptop")
+        assert other.next().kind == "table" and "Your bid is 1" in other.next().data
+        assert own.nothing_within(0.5)
+        own.close()
+        other.close()
+    finally:
+        end_streams(second)
 
 
 def test_without_a_shared_folder_each_process_draws_its_own(database_url: str, counted_drawings: list[str]) -> None:

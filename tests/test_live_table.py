@@ -266,3 +266,45 @@ def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:
 def test_a_stream_of_no_page_is_refused(table) -> None:
     app, url, clients = table
     assert clients["viewer"].get(f"{url}/events?view=pad").status_code == 404
+
+
+def test_a_tap_s_own_screen_is_not_sent_again_what_its_answer_showed(table) -> None:
+    """The answer to Anne's tap shows her screen the new edition and her card: that screen's stream sends neither
+    again. Her other tab is another screen and is sent both; Ben's bid after it reaches both screens."""
+    app, url, clients = table
+    anne = clients["anne"]
+    page = anne.get(url).get_data(as_text=True)
+    screen = re.search(r'"X-Screen": "([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert f"screen={screen}" in page, "the page's stream names its screen"
+    # A page loaded whole is another screen; a page htmx fetches into it stays the tab's.
+    assert screen not in anne.get(url).get_data(as_text=True)
+    htmx = {"HX-Request": "true", "X-Screen": screen}
+    assert f"screen={screen}" in anne.get(url, headers=htmx).get_data(as_text=True)
+    before = edition_of(app, url)
+    answer = anne.post(f"{url}/hands/1/bid", data={"bid": 3}, headers=htmx)
+    assert answer.status_code == 200 and "Your bid is 3" in answer.get_data(as_text=True)
+    # Both screens say they have what the page showed before the tap (as a stream that opens again does).
+    own = Stream(anne, f"{url}/events?edition={before}&card=before&screen={screen}")
+    other = Stream(anne, f"{url}/events?edition={before}&card=before&screen=anothertab")
+    assert other.next().kind == "table"
+    assert "Your bid is 3" in other.next().data
+    assert own.nothing_within(0.5)
+    clients["ben"].post(f"{url}/hands/1/bid", data={"bid": 1})
+    for stream in (own, other):
+        pushed = stream.next()
+        assert pushed.kind == "table" and "2 of 3 players ready" in pushed.data
+    assert own.nothing_within(0.3), "Ben's bid leaves Anne's card as it is"
+    own.close()
+    other.close()
+
+
+def test_a_screen_id_that_is_not_one_is_ignored(table) -> None:
+    """A request naming a screen in some other form gets a page with a screen of its own, and is answered."""
+    app, url, clients = table
+    for sent in ('"><script>', "short", "x" * 40):
+        page = clients["anne"].get(url, headers={"HX-Request": "true", "X-Screen": sent}).get_data(as_text=True)
+        screen = re.search(r"screen=([A-Za-z0-9_-]+)", page).group(1)  # type: ignore[union-attr]
+        assert screen != sent and "<script>" not in page
+        answer = clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 2},
+                                      headers={"HX-Request": "true", "X-Screen": sent})
+        assert answer.status_code == 200

@@ -25,7 +25,7 @@ from ..live import KEEPALIVE_SECONDS, Watcher
 from ..problems import Problem
 from . import bp, matches
 from .labels import say
-from .pushed import GAME, PushedPage, card_fingerprint, pages
+from .pushed import GAME, PushedPage, answered_edition, card_fingerprint, note_answered, pages
 from .rendering import is_htmx, open_page, page, see_other, shown_after_change
 from .sessions import (
     browser_id,
@@ -65,7 +65,12 @@ def after(outcome: service.Outcome, **extra: Any):
         # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
         return show_game(load_state(outcome.public_id), 422, [service.MOVED_ON])
     url = url_for("pages.game", public_id=outcome.public_id)
-    return shown_after_change(show_game(stored_state(outcome)), url) if is_htmx() else see_other(url)
+    if not is_htmx():
+        return see_other(url)
+    state = stored_state(outcome)
+    # Before it is drawn: the screen's stream, in another process, may wake while it is.
+    note_answered(state.id, state.edition)
+    return shown_after_change(show_game(state), url)
 
 
 def stored_state(outcome: service.Outcome) -> games.GameState:
@@ -132,13 +137,14 @@ def shared_event(screen: str, state: games.GameState, kind: str,
 
 
 def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: int, card_seen: str | None,
-               view: str | None) -> Iterator[event_stream.Item]:
+               view: str | None, screen: str | None = None) -> Iterator[event_stream.Item]:
     """The stream of one screen: each new edition of the shared table, and its own card when that changed.
 
     The shared table comes from the per-edition cache, so however many screens follow a
     game it is rendered once. A count that runs out is pushed when it does, with no write.
     The game page is pushed as its kind draws it; the other pages (by the stream's `view`:
-    the big screen, the join page, a kind's own such as a score pad) the same way.
+    the big screen, the join page, a kind's own such as a score pad) the same way. `screen`: the page's own (see
+    `pushed.screen_id`), never sent the edition its own tap's answer showed it.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
@@ -156,15 +162,24 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             pushed = pages().pushed(state.kind, view or GAME)
             if pushed is None:
                 return
+            # This screen's own tap is answered with this very edition: it shows it already. Looked for in the
+            # other processes' notes only before a card would be drawn, the costly part.
+            answered = view is None and answered_edition(game_id, screen) == state.edition
+            me, key = None, None
+            if pushed.card_key is not None and pushed.card is not None:
+                me = identify(state, creds)
+                key = pushed.card_key(state, me)
+                if key != card_seen and view is None and not answered:
+                    answered = answered_edition(game_id, screen, on_host=True) == state.edition
+            if answered:
+                edition_seen, card_seen = max(edition_seen, state.edition), key or card_seen
             # What changed for this screen, sent together: one chunk, one write to its socket.
             changed: list[str | event_stream.SharedEvent] = []
             if pushed.shared is not None and state.edition > edition_seen:
                 edition_seen = state.edition
                 changed.append(shared_event(view or "game", state, "table", pushed.shared))
-            if pushed.card_key is not None and pushed.card is not None:
-                me = identify(state, creds)
-                key = pushed.card_key(state, me)
-                card = pushed.card(state, me, key) if key != card_seen else None
+            if pushed.card is not None and me is not None and key is not None and key != card_seen:
+                card = pushed.card(state, me, key)
                 if card is not None:
                     card_seen = key
                     changed.append(event("card", card))
@@ -198,9 +213,10 @@ def events(public_id: str):
     except ValueError:
         edition_seen = -1
     card_seen = request.args.get("card")
+    screen = request.args.get("screen") or None
     # Flask's typing has it yield text; it passes on whatever the generator yields.
     stream = stream_with_context(live_table(public_id, state.id, credentials(public_id),  # type: ignore[type-var]
-                                            edition_seen, card_seen, view))
+                                            edition_seen, card_seen, view, screen))
     compress = "gzip" in request.headers.get("Accept-Encoding", "")
     body = event_stream.gzipped(stream, games.cache("compressed events")) if compress else event_stream.plain(stream)
     response = Response(body, mimetype="text/event-stream")
