@@ -439,8 +439,8 @@ def _as_stored(write: Write) -> games.GameState | None:
 
 
 def _keep_as_stored(write: Write) -> tuple[int, int] | None:
-    """Keep the game as this change stored it (`_as_stored`), under its new version, in this process; its id and
-    version, or None when it is not kept."""
+    """Keep the game as this change stored it (`_as_stored`), under its new version, in this process and for the
+    server's others (`games.keep`); its id and version, or None when it is not kept."""
     stored = _as_stored(write)
     if stored is None:
         return None
