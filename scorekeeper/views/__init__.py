@@ -15,7 +15,7 @@ from ..i18n import gettext
 bp = Blueprint("pages", __name__)
 
 from . import crews, headers, labels, matches, offline, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
-from .rendering import not_yours, page  # noqa: E402
+from .rendering import not_yours, page, screen_id  # noqa: E402
 
 
 def error_page(error: HTTPException):
@@ -56,6 +56,7 @@ def init_app(app: Flask) -> None:
     """Register the pages on `app` (each kind's own first); every answer gets `Vary: HX-Request` and the
     protective headers."""
     labels.init_app(app)
+    app.jinja_env.globals["screen_id"] = screen_id
     table_pages = pushed.pages_of(app).table
     table_pages["join"], table_pages["screen"] = table.JOIN_PAGE, table.PLAYED_SCREEN
     table_pages[pushed.GAME] = matches.PLAYED_PAGE

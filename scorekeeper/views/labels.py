@@ -13,7 +13,6 @@ from flask_babel import format_date, get_locale
 from .. import kinds
 from ..i18n import gettext
 from ..problems import MAX_NAME, Problem
-from .pushed import screen_id
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -109,7 +108,6 @@ def init_app(app: Flask) -> None:
         standings_text=standings_text,
         current_locale=lambda: str(get_locale() or "en"),
         now_ms=lambda: int(time.time() * 1000),
-        screen_id=screen_id,
         language_names=LANGUAGE_NAMES,
         frame_script=FRAME_SCRIPT,
         join_names=join_names,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, make_response, redirect, render_template, request
+from flask import current_app, g, make_response, redirect, render_template, request
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 from markupsafe import escape
@@ -73,6 +75,51 @@ def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> 
         found = draw()
         shared.put(key, found)
     return found
+
+
+# --- the screen a tap came from -------------------------------------------------------------------------------
+#
+# A browser's tap is answered with the game as its change left it, and that screen's own stream would push the
+# same edition straight after: the shared table and its card again, drawn, compressed and sent for nothing (the
+# page drops what it shows already). So each page loaded whole names its screen (a random id, in the frame's htmx
+# headers and in its stream's address); a change notes, before it draws its answer, the edition it answers that
+# screen with (in its process, and for the server's other processes in the host cache); the screen's stream,
+# about to send that edition, sends nothing. It only ever leaves out what the screen is shown anyway: another tab
+# of the same player has a screen of its own, and is sent everything.
+
+SCREEN_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+
+
+def screen_id() -> str:
+    """This page's screen: the one its htmx requests name, else a new one for a page loaded whole."""
+    sent = request.headers.get("X-Screen", "")
+    if SCREEN_ID.fullmatch(sent):
+        return sent
+    if "screen_id" not in g:
+        g.screen_id = secrets.token_urlsafe(9)
+    return str(g.screen_id)
+
+
+def note_answered(game_id: int, edition: int) -> None:
+    """The screen this request came from is answered with the game's screen at `edition`."""
+    sent = request.headers.get("X-Screen", "")
+    if not SCREEN_ID.fullmatch(sent):
+        return
+    key = ("answered", game_id, sent)
+    games.cache("answered screens").put(key, edition)
+    host: HostCache | None = current_app.extensions.get(HOST_CACHE)
+    if host is not None:
+        host.put_value(key, edition)
+
+
+def answered_edition(game_id: int, screen: str | None, on_host: bool = False) -> int | None:
+    """The edition of the game's screen a change's answer last showed `screen`, as this process knows it, or,
+    `on_host`, as the server's processes together do (the screen's taps may be answered by any of them)."""
+    if not screen:
+        return None
+    key = ("answered", game_id, screen)
+    host: HostCache | None = current_app.extensions.get(HOST_CACHE) if on_host else None
+    return host.get_value(key) if host is not None else games.cache("answered screens").get(key)
 
 
 def see_other(url: str) -> Response:

@@ -25,8 +25,8 @@ from ..live import KEEPALIVE_SECONDS, Watcher
 from ..problems import Problem
 from . import bp, matches
 from .labels import say
-from .pushed import GAME, PushedPage, answered_edition, card_fingerprint, note_answered, pages
-from .rendering import is_htmx, open_page, page, see_other, shown_after_change
+from .pushed import GAME, PushedPage, card_fingerprint, pages
+from .rendering import answered_edition, is_htmx, note_answered, open_page, page, see_other, shown_after_change
 from .sessions import (
     browser_id,
     client_address,
@@ -144,7 +144,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
     game it is rendered once. A count that runs out is pushed when it does, with no write.
     The game page is pushed as its kind draws it; the other pages (by the stream's `view`:
     the big screen, the join page, a kind's own such as a score pad) the same way. `screen`: the page's own (see
-    `pushed.screen_id`), never sent the edition its own tap's answer showed it.
+    `rendering.screen_id`), never sent the edition its own tap's answer showed it.
     """
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
