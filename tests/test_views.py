@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -631,6 +632,59 @@ def test_state_changes_need_the_csrf_token(protected_client: FlaskClient) -> Non
     assert header_ok.status_code == 303
     upload = protected_client.post("/games/import", data={}, content_type="multipart/form-data")
     assert upload.status_code == 400
+
+
+def test_a_page_s_token_is_signed_once_in_a_while_and_still_checked(protected_client: FlaskClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser's pages carry one signed token for some minutes (signing it for every page cost more than the
+    page's reading of the game); another browser has its own; the token is checked as before, and after those
+    minutes a new one is signed."""
+    from scorekeeper.views import sessions
+
+    def token_of(client: FlaskClient) -> str:
+        return re.search(r'name="csrf_token" value="([^"]+)"', text(client.get("/games/new"))).group(1)  # type: ignore[union-attr]
+
+    first = token_of(protected_client)
+    assert token_of(protected_client) == first
+    other = protected_client.application.test_client()
+    assert token_of(other) != first
+    # Another browser's token is not this one's.
+    refused = protected_client.post("/games/new", data={"ruleset": "classic", "player": ["A", "B"],
+                                                        "csrf_token": token_of(other)})
+    assert refused.status_code == 400
+    moved_on = time.time() + sessions.TOKEN_SERVES_SECONDS
+    monkeypatch.setattr(sessions.time, "time", lambda: moved_on)
+    later = token_of(protected_client)
+    assert later != first
+    for token in (first, later):
+        created = protected_client.post("/games/new", data={"ruleset": "classic", "player": ["A", "B"],
+                                                            "csrf_token": token})
+        assert created.status_code == 303
+
+
+def test_a_session_cookie_is_checked_once_and_still_refused_when_forged_or_expired(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process takes a cookie it checked as it read it then; a cookie changed by one letter is no session,
+    even from the same browser, and a kept one is no session once it is older than a session lives."""
+    from scorekeeper.views import headers
+
+    url = client.post("/games/new", data={"ruleset": "classic", "player": ["Anne", "Ben"]}).headers["Location"]
+    host_page = text(client.get(url))
+    assert "Who won this hand" in host_page or 'id="card"' in host_page
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    # Read twice: the second time from what the process kept, and the browser is the host both times.
+    for _ in range(2):
+        assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 0}).status_code == 303
+    assert client.application.session_interface.read.get(cookie.value) is not None  # type: ignore[attr-defined]
+    forged = cookie.value[:-2] + ("A" if cookie.value[-2] != "A" else "B") + cookie.value[-1]
+    stranger = client.application.test_client()
+    stranger.set_cookie("session", forged)
+    assert stranger.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 403
+    lives = client.application.permanent_session_lifetime.total_seconds()
+    moved_on = time.time() + lives + 60
+    monkeypatch.setattr(headers.time, "time", lambda: moved_on)
+    assert client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1}).status_code == 403
 
 
 def test_json_import_needs_no_csrf_token(protected_client: FlaskClient, example_pad: dict) -> None:

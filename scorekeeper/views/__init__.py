@@ -56,6 +56,7 @@ def init_app(app: Flask) -> None:
     """Register the pages on `app` (each kind's own first); every answer gets `Vary: HX-Request` and the
     protective headers."""
     labels.init_app(app)
+    sessions.init_app(app)
     app.jinja_env.globals["screen_id"] = screen_id
     table_pages = pushed.pages_of(app).table
     table_pages["join"], table_pages["screen"] = table.JOIN_PAGE, table.PLAYED_SCREEN
