@@ -18,10 +18,9 @@ from flask import current_app, has_app_context
 from sqlalchemy import bindparam, exists, literal, select
 from sqlalchemy.orm import selectinload
 
-from . import kinds
+from . import host_cache, kinds
 from .clock import aware, utcnow
 from .extensions import WRITE_LOCK, db
-from .host_cache import HOST_CACHE, HostCache
 from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -405,15 +404,10 @@ def cache(name: str) -> VersionCache:
     return caches[name]
 
 
-def _host() -> HostCache | None:
-    found: HostCache | None = current_app.extensions.get(HOST_CACHE)
-    return found
-
-
 def keep(state: GameState) -> None:
     """Keep the game at its version, as stored, in this process and for the server's other processes."""
     cache("games").put((state.id, state.version), state)
-    host = _host()
+    host = host_cache.current()
     if host is not None:
         host.put_value(("game", state.id, state.version), state)
 
@@ -422,7 +416,7 @@ def _kept(game_id: int, version: int) -> GameState | None:
     """The game at `version` as this process keeps it, else as another process of the server kept it."""
     kept = cache("games")
     state: GameState | None = kept.get((game_id, version))
-    host = _host() if state is None else None
+    host = host_cache.current() if state is None else None
     if host is not None:
         state = host.get_value(("game", game_id, version))
         if state is not None:

@@ -25,7 +25,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 
 # Where the server's master tells its workers the folder (the environment is inherited at the fork).
 FOLDER_VARIABLE = "SCOREKEEPER_HOST_CACHE"
@@ -145,3 +145,9 @@ def init_app(app: Flask) -> None:
     it has one."""
     folder = app.config.get("HOST_CACHE_FOLDER") or os.environ.get(FOLDER_VARIABLE)
     app.extensions[HOST_CACHE] = HostCache(Path(folder)) if folder and Path(folder).is_dir() else None
+
+
+def current() -> HostCache | None:
+    """The host cache of the current app's server, or None (one process: nothing shared)."""
+    found: HostCache | None = current_app.extensions.get(HOST_CACHE)
+    return found

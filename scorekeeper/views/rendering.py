@@ -8,14 +8,13 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, g, make_response, redirect, render_template, request
+from flask import g, make_response, redirect, render_template, request
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 from markupsafe import escape
 from werkzeug.wrappers import Response
 
-from .. import games
-from ..host_cache import HOST_CACHE, HostCache
+from .. import games, host_cache
 from ..i18n import gettext
 from .labels import START_ASSETS, header_name
 
@@ -65,7 +64,7 @@ def drawn_once(kept_as: str, game_id: int, edition: int, draw: Callable[[], tupl
 
 def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
     """`draw()`, unless another process of the server drew it already or is drawing it now (then its drawing)."""
-    shared: HostCache | None = current_app.extensions.get(HOST_CACHE)
+    shared = host_cache.current()
     if shared is None:
         return draw()
     found = shared.get(key)
@@ -90,10 +89,16 @@ def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> 
 SCREEN_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 
 
+def _sent_screen() -> str | None:
+    """The screen this request's htmx headers name, if they name one as a page does."""
+    sent = request.headers.get("X-Screen", "")
+    return sent if SCREEN_ID.fullmatch(sent) else None
+
+
 def screen_id() -> str:
     """This page's screen: the one its htmx requests name, else a new one for a page loaded whole."""
-    sent = request.headers.get("X-Screen", "")
-    if SCREEN_ID.fullmatch(sent):
+    sent = _sent_screen()
+    if sent is not None:
         return sent
     if "screen_id" not in g:
         g.screen_id = secrets.token_urlsafe(9)
@@ -102,12 +107,12 @@ def screen_id() -> str:
 
 def note_answered(game_id: int, edition: int) -> None:
     """The screen this request came from is answered with the game's screen at `edition`."""
-    sent = request.headers.get("X-Screen", "")
-    if not SCREEN_ID.fullmatch(sent):
+    sent = _sent_screen()
+    if sent is None:
         return
     key = ("answered", game_id, sent)
     games.cache("answered screens").put(key, edition)
-    host: HostCache | None = current_app.extensions.get(HOST_CACHE)
+    host = host_cache.current()
     if host is not None:
         host.put_value(key, edition)
 
@@ -118,7 +123,7 @@ def answered_edition(game_id: int, screen: str | None, on_host: bool = False) ->
     if not screen:
         return None
     key = ("answered", game_id, screen)
-    host: HostCache | None = current_app.extensions.get(HOST_CACHE) if on_host else None
+    host = host_cache.current() if on_host else None
     return host.get_value(key) if host is not None else games.cache("answered screens").get(key)
 
 

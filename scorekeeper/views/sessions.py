@@ -11,7 +11,7 @@ from flask_wtf.csrf import generate_csrf
 
 from .. import service
 from ..access import Actor, Credentials, identify, seat_secret
-from ..games import AnyGame, GameState, VersionCache, load
+from ..games import AnyGame, GameState, cache, load
 
 KEPT_GAMES = 20
 # How long one signed CSRF token serves a browser's pages in one process (each stays good for the hour the check
@@ -25,12 +25,8 @@ def csrf_token() -> str:
     secret = session.get("csrf_token")
     if not isinstance(secret, str):
         return generate_csrf()  # the browser's first: its secret goes into its session
-    signed = current_app.extensions.setdefault("signed csrf tokens", VersionCache(4096))
     key = (secret, int(time.time() // TOKEN_SERVES_SECONDS))
-    token: str | None = signed.get(key)
-    if token is None:
-        token = generate_csrf()
-        signed.put(key, token)
+    token: str = cache("signed csrf tokens").kept_or_made(key, generate_csrf)
     return token
 
 
