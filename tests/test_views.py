@@ -644,7 +644,11 @@ def test_a_page_s_token_is_signed_once_in_a_while_and_still_checked(protected_cl
     def token_of(client: FlaskClient) -> str:
         return re.search(r'name="csrf_token" value="([^"]+)"', text(client.get("/games/new"))).group(1)  # type: ignore[union-attr]
 
+    # The clock set to a window's start, then some seconds on: a token signed again would carry another second.
+    window = (time.time() // sessions.TOKEN_SERVES_SECONDS + 1) * sessions.TOKEN_SERVES_SECONDS
+    monkeypatch.setattr(sessions.time, "time", lambda: window)
     first = token_of(protected_client)
+    monkeypatch.setattr(sessions.time, "time", lambda: window + 5)
     assert token_of(protected_client) == first
     other = protected_client.application.test_client()
     assert token_of(other) != first
@@ -652,7 +656,7 @@ def test_a_page_s_token_is_signed_once_in_a_while_and_still_checked(protected_cl
     refused = protected_client.post("/games/new", data={"ruleset": "classic", "player": ["A", "B"],
                                                         "csrf_token": token_of(other)})
     assert refused.status_code == 400
-    moved_on = time.time() + sessions.TOKEN_SERVES_SECONDS
+    moved_on = window + sessions.TOKEN_SERVES_SECONDS
     monkeypatch.setattr(sessions.time, "time", lambda: moved_on)
     later = token_of(protected_client)
     assert later != first
