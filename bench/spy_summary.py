@@ -22,7 +22,7 @@ AREAS = [
      re.compile(r"gzipped \(scorekeeper.*((card_context|card_key|own_card) \(|block_card \()")),
     ("live stream: waking, reading the game's version", re.compile(r"gzipped \(scorekeeper")),
     ("write: the change (service, rows)", re.compile(r"\(scorekeeper/(service|rows)\.py:")),
-    ("write: the page it answers with", re.compile(r"after \(scorekeeper/views/table\.py:")),
+    ("write: the page it answers with", re.compile(r"after \(scorekeeper/views/rendering\.py:")),
     ("page loads and joins", re.compile(r"\(scorekeeper/(views|shelf)/")),
     ("live watcher: polling the event log", re.compile(r"poll \(scorekeeper/live\.py:")),
     ("sending: writing to the sockets", re.compile(r"SocketMixin\.send")),

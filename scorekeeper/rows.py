@@ -165,11 +165,13 @@ def _write(game_id: int, writes: Writes) -> dict[str, Any]:
 
 def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: Tap | None,
           answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None,
-          writes: Writes | None = None) -> tuple[str, str | None]:
+          writes: Writes | None = None, kept: games.GameState | None = None) -> tuple[str, str | None]:
     """The end of a change: what it writes of the game's plays and secret entries (`writes`), the locked game's
     own row set (`game_row`: its next version, with its count, its end or its deletion), its events logged (game,
     version, kind, hand: every process hears of them once it commits), its tap kept with its answer (the game it
-    shows, the secret it hands over, masked by the tap), all committed; then this process's streams follow at once.
+    shows, the secret it hands over, masked by the tap), all committed; then the game as stored (`kept`) is kept
+    for the server's processes (`games.keep`: their screens and this answer read nothing), and this process's
+    streams follow at once.
     The answer that stands: this one, or the first one's when a repeat of the tap raced this change (both looked up
     before either was stored), with nothing stored."""
     connection = db.session.connection()
@@ -190,6 +192,8 @@ def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap:
         if first is None:
             raise
         return first
+    if kept is not None:
+        games.keep(kept)
     if has_app_context():
         current_app.extensions[WATCHER].wake([(game, version) for game, version, _, _ in events])
     return answer

@@ -59,9 +59,9 @@ class Outcome:
     secret: str | None = None
     # Nothing was done: the hand has moved on since the screen was drawn (a late autosave).
     stale: bool = False
-    # The game as the change stored it, kept by this process (its id and version: `games.cached`), so that its
-    # answer reads nothing; None: read it.
-    stored: tuple[int, int] | None = None
+    # The game as the change stored it (kept for the processes' screens too), so that its answer reads nothing;
+    # None: read it.
+    stored: games.GameState | None = None
 
     @property
     def ok(self) -> bool:
@@ -250,13 +250,13 @@ def not_found(what: object) -> NotFound:
 
 
 def _stored(write: Write, game_id: int, public_id: str, secret: str | None,
-            game_row: dict[str, Any] | None = None) -> Outcome:
-    """Store the change under way with its events and tap, in one transaction (`rows.store`); Repeated with the
-    first answer if a repeat of its tap raced it."""
-    answer = rows.store(game_id, write.events, write.tap, (public_id, secret), game_row, write.writes)
+            game_row: dict[str, Any] | None = None, kept: games.GameState | None = None) -> Outcome:
+    """Store the change under way with its events and tap, in one transaction (`rows.store`, which keeps `kept`,
+    the game as stored); Repeated with the first answer if a repeat of its tap raced it."""
+    answer = rows.store(game_id, write.events, write.tap, (public_id, secret), game_row, write.writes, kept)
     if answer != (public_id, secret):
         raise Repeated(Outcome(answer[0], secret=answer[1]))
-    return Outcome(public_id, secret=secret)
+    return Outcome(public_id, secret=secret, stored=kept)
 
 
 # What a page says of a change that came too late to apply (a tap sent again after the table moved on).
@@ -268,13 +268,15 @@ def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
     return Outcome(public_id, problems=tuple(problems))
 
 
-def commit(write: Write, kind: str, hand: int | None = None, secret: str | None = None) -> Outcome:
+def commit(write: Write, kind: str, hand: int | None = None, secret: str | None = None,
+           kept: games.GameState | None = None) -> Outcome:
     """Store the change of the locked game (its rows written already): its version bumped with the columns it set,
-    the event logged, its tap kept, in one transaction; `secret`: what it hands the acting browser (a seat's)."""
+    the event logged, its tap kept, in one transaction; `secret`: what it hands the acting browser (a seat's);
+    `kept`: the game as it is stored (`_as_stored`), kept for the screens and the answer."""
     game = write.locked
     version = game.version + 1
     write.events.append((game.id, version, kind, hand))
-    return _stored(write, game.id, game.public_id, secret, {**write.columns, "version": version})
+    return _stored(write, game.id, game.public_id, secret, {**write.columns, "version": version}, kept)
 
 
 def _log(write: Write, game: Game, kind: str, hand: int | None = None) -> None:
@@ -392,8 +394,7 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
             return stale(game)
         enter_secret(write, number, seat, name, value, count_seconds)
     _apply(write, applied)
-    outcome = commit(write, applied.event, number)
-    return replace(outcome, stored=_keep_as_stored(write))
+    return commit(write, applied.event, number, kept=_as_stored(write))
 
 
 # The columns of the game's own row that a play's change sets and `_as_stored` knows how to follow.
@@ -436,16 +437,6 @@ def _as_stored(write: Write) -> games.GameState | None:
     return replace(game, version=version, plays=tuple(plays[n] for n in sorted(plays)),
                    secrets=tuple(secrets_by_key[key] for key in sorted(secrets_by_key)), count=count,
                    cleared=cleared, finished_at=finished_at)
-
-
-def _keep_as_stored(write: Write) -> tuple[int, int] | None:
-    """Keep the game as this change stored it (`_as_stored`), under its new version, in this process and for the
-    server's others (`games.keep`); its id and version, or None when it is not kept."""
-    stored = _as_stored(write)
-    if stored is None:
-        return None
-    games.keep(stored)
-    return stored.id, stored.version
 
 
 def _apply(write: Write, applied: kinds.Applied) -> None:

@@ -8,15 +8,18 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import g, make_response, redirect, render_template, request
+from flask import g, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 from markupsafe import escape
 from werkzeug.wrappers import Response
 
-from .. import games, host_cache
+from .. import games, host_cache, service
 from ..i18n import gettext
+from ..problems import Problem
 from .labels import START_ASSETS, header_name
+from .pushed import GAME, PushedPage, pages
+from .sessions import load_state
 
 
 def is_htmx() -> bool:
@@ -172,3 +175,38 @@ def download(body: str, mimetype: str, filename: str) -> Response:
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+def game_page_of(state: games.GameState) -> PushedPage:
+    """How the game's kind shows its own screen (the table's one screen, unless it draws its own)."""
+    found = pages().pushed(state.kind, GAME)
+    assert found is not None, "the table registers every game's screen"
+    return found
+
+
+def show_game(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
+    """The game (as read for this request) as this browser may see it, drawn by its kind."""
+    show = game_page_of(state).show
+    assert show is not None, "a game's screen is drawn"
+    return show(state, status, problems, **extra)
+
+
+def after(outcome: service.Outcome, **extra: Any):
+    """The answer to a change: the game as it is now, or the game again with the problems (422).
+
+    htmx gets the game in this answer; a plain form is sent there with a 303 (post/redirect/get).
+    `extra`: what the kind's page shows again of a refused form.
+    """
+    url = url_for("pages.game", public_id=outcome.public_id)
+    if outcome.ok and not is_htmx():
+        return see_other(url)
+    # The game as the change stored it, as it stands now (no read); read for a refusal.
+    state = load_state(outcome.public_id, outcome.stored)
+    if not outcome.ok:
+        return show_game(state, 422, list(outcome.problems), **extra)
+    if outcome.stale:
+        # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
+        return show_game(state, 422, [service.MOVED_ON])
+    # Before it is drawn: the screen's stream, in another process, may wake while it is.
+    note_answered(state.id, state.edition)
+    return shown_after_change(show_game(state), url)

@@ -11,7 +11,8 @@ from flask_wtf.csrf import generate_csrf
 
 from .. import service
 from ..access import Actor, Credentials, identify, seat_secret
-from ..games import AnyGame, GameState, cache, load
+from ..clock import utcnow
+from ..games import AnyGame, GameState, as_it_stands, cache, load
 
 KEPT_GAMES = 20
 # How long one signed CSRF token serves a browser's pages in one process (each stays good for the hour the check
@@ -133,9 +134,12 @@ def visitor(game: AnyGame) -> Actor:
     return identify(game, credentials(game.public_id))
 
 
-def load_state(public_id: str) -> GameState:
-    """The game of the URL as plain values, as it stands now, or NotFound (a 404 page)."""
-    state = load(public_id)
+def load_state(public_id: str, stored: GameState | None = None) -> GameState:
+    """The game of the URL as plain values, as it stands now, or NotFound (a 404 page); `stored`: as a change has
+    just stored it (read only if it has moved on since)."""
+    state = as_it_stands(stored, utcnow()) if stored is not None else None
+    if state is None:
+        state = load(public_id)
     if state is None:
         raise service.NotFound(public_id)
     return state

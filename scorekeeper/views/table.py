@@ -22,11 +22,10 @@ from ..clock import utcnow
 from ..extensions import db
 from ..i18n import gettext
 from ..live import KEEPALIVE_SECONDS, Watcher
-from ..problems import Problem
 from . import bp, matches
 from .labels import say
 from .pushed import GAME, PushedPage, card_fingerprint, pages
-from .rendering import answered_edition, is_htmx, note_answered, open_page, page, see_other, shown_after_change
+from .rendering import after, answered_edition, open_page, page, see_other, show_game
 from .sessions import (
     browser_id,
     client_address,
@@ -37,47 +36,6 @@ from .sessions import (
     load_state,
     visitor,
 )
-
-
-def game_page_of(state: games.GameState) -> PushedPage:
-    """How the game's kind shows its own screen (the table's one screen, unless it draws its own)."""
-    found = pages().pushed(state.kind, GAME)
-    assert found is not None, "the table registers every game's screen"
-    return found
-
-
-def show_game(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
-    """The game (as read for this request) as this browser may see it, drawn by its kind."""
-    show = game_page_of(state).show
-    assert show is not None, "a game's screen is drawn"
-    return show(state, status, problems, **extra)
-
-
-def after(outcome: service.Outcome, **extra: Any):
-    """The answer to a change: the game as it is now, or the game again with the problems (422).
-
-    htmx gets the game in this answer; a plain form is sent there with a 303 (post/redirect/get).
-    `extra`: what the kind's page shows again of a refused form.
-    """
-    if not outcome.ok:
-        return show_game(load_state(outcome.public_id), 422, list(outcome.problems), **extra)
-    if outcome.stale and is_htmx():
-        # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
-        return show_game(load_state(outcome.public_id), 422, [service.MOVED_ON])
-    url = url_for("pages.game", public_id=outcome.public_id)
-    if not is_htmx():
-        return see_other(url)
-    state = stored_state(outcome)
-    # Before it is drawn: the screen's stream, in another process, may wake while it is.
-    note_answered(state.id, state.edition)
-    return shown_after_change(show_game(state), url)
-
-
-def stored_state(outcome: service.Outcome) -> games.GameState:
-    """The game a change has just stored, as it stands now: as this process kept it when it stored it (no read),
-    else read."""
-    kept = games.cached(*outcome.stored) if outcome.stored is not None else None
-    return kept if kept is not None else load_state(outcome.public_id)
 
 
 @bp.get("/games/<public_id>")

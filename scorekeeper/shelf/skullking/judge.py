@@ -14,9 +14,8 @@ from flask import request, url_for
 from ... import forms, service
 from ...i18n import gettext
 from ...views.labels import say
-from ...views.rendering import page, see_other
+from ...views.rendering import after, page, see_other
 from ...views.sessions import credentials, load_state, visitor
-from ...views.table import after
 from . import changes, reading, rules, tricks
 from .storage import Phase
 from .views import bp

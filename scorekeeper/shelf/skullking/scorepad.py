@@ -12,9 +12,8 @@ from ...access import Actor
 from ...i18n import gettext
 from ...views.labels import join_names
 from ...views.pushed import PushedPage
-from ...views.rendering import once_per_edition, open_page, page, see_other
+from ...views.rendering import once_per_edition, open_page, page, see_other, show_game
 from ...views.sessions import follow_next_game, load_state, visitor
-from ...views.table import show_game
 from . import NAME, reading
 from .feats import PlayerSummary, feats
 from .storage import Phase

@@ -16,9 +16,8 @@ from ...i18n import gettext
 from ...standings import Standing
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
-from ...views.rendering import drawn_once, not_yours, page, see_other
+from ...views.rendering import after, drawn_once, not_yours, page, see_other
 from ...views.sessions import credentials, load_state, visitor
-from ...views.table import after
 from . import changes, reading, rules
 from . import forms as hand_forms
 from .changes import Intent, Results
