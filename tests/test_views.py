@@ -702,6 +702,45 @@ def test_errors_are_pages_with_words(client: FlaskClient) -> None:
     assert wrong.status_code == 405 and "That is not something this page can do." in text(wrong)
 
 
+def test_a_write_s_answer_is_compressed_at_the_answers_quality(client: FlaskClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tap's answer (htmx) comes compressed with brotli at the answers' quality, the same page as sent plain, and so
+    does a refusal's; a page opened keeps the pages' quality; a browser without brotli gets gzip as before."""
+    import brotli
+
+    from scorekeeper.views import headers
+
+    url = new_game(client, ["Anne", "Ben", "Cara"])
+    qualities: list[int] = []
+    compress = brotli.compress
+    monkeypatch.setattr(brotli, "compress", lambda data, **options: qualities.append(options["quality"])
+                        or compress(data, **options))
+    assert client.get(url, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+    assert qualities[-1] == client.application.config["COMPRESS_BR_LEVEL"] != headers.ANSWER_QUALITY
+    qualities.clear()
+    htmx = {"HX-Request": "true"}
+    answer = client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1},
+                         headers={**htmx, "Accept-Encoding": "br, gzip"})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in answer.headers["Vary"]
+    assert qualities == [headers.ANSWER_QUALITY]
+    shown = brotli.decompress(answer.get_data()).decode()
+    plain = client.post(f"{url}/hands/1/bid", data={"seat": 1, "bid": 2}, headers=htmx)
+    assert "Content-Encoding" not in plain.headers
+    for page in (shown, text(plain)):
+        assert 'id="table"' in page and "</html>" not in page
+    gzipped = client.post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1},
+                          headers={**htmx, "Accept-Encoding": "gzip"})
+    assert gzipped.headers.get("Content-Encoding") == "gzip"
+    assert qualities == [headers.ANSWER_QUALITY]
+    # A refusal drawn again as the page (422) comes compressed too.
+    refused = client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 9},
+                          headers={**htmx, "Accept-Encoding": "br, gzip"})
+    assert refused.status_code == 422 and refused.headers["Content-Encoding"] == "br"
+    assert "problems" in brotli.decompress(refused.get_data()).decode()
+    assert qualities == [headers.ANSWER_QUALITY] * 2
+
+
 def test_a_too_large_import_is_refused_in_words(client: FlaskClient) -> None:
     response = client.post("/games/import", data=b"[" + b"1," * 600_000 + b"1]", content_type="application/json")
     assert response.status_code == 413

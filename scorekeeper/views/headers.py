@@ -8,6 +8,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+import brotli
 from flask import Flask, Request, Response, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
@@ -92,6 +93,30 @@ def protect(response: Response) -> Response:
     return response
 
 
+# A write's answer (a few kilobytes a phone waits for) at brotli's quality 3: 0.13 ms here for a hand's answer of
+# 6 KB against 0.32 ms at the pages' 5, for 10 % more bytes; a page opened keeps Flask-Compress's 5 (its first load
+# counts). Quality 1 would halve it again for 20 % more.
+ANSWER_QUALITY = 3
+
+
+def compress_answer(response: Response) -> Response:
+    """A write's answer (a refusal drawn as its page too: Flask-Compress leaves a 422 plain) compressed for a browser
+    that takes brotli, at the answers' quality; everything else is left to Flask-Compress (which leaves a compressed
+    answer as it is)."""
+    answered = 200 <= response.status_code < 300 or response.status_code == 422
+    if (request.method in ("GET", "HEAD") or not answered or response.is_streamed
+            or response.mimetype != "text/html" or "Content-Encoding" in response.headers
+            or not request.accept_encodings["br"]):
+        return response
+    data = response.get_data()
+    if len(data) < current_app.config["COMPRESS_MIN_SIZE"]:
+        return response
+    response.set_data(brotli.compress(data, quality=ANSWER_QUALITY))
+    response.headers["Content-Encoding"] = "br"
+    response.vary.add("Accept-Encoding")
+    return response
+
+
 def same_origin() -> None:
     """A write comes from a page of this site: its `Origin`, else its `Referer`, names this host (a browser sends one
     of them with every form and fetch). Besides the CSRF token: a page elsewhere that somehow holds a token still
@@ -114,3 +139,5 @@ def init_app(app: Flask) -> None:
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.session_interface = SessionCookies()
     app.after_request(protect)
+    # After Flask-Compress's is registered: runs before it.
+    app.after_request(compress_answer)
