@@ -409,7 +409,7 @@ def keep(state: GameState) -> None:
     cache("games").put((state.id, state.version), state)
     host = host_cache.current()
     if host is not None:
-        host.put_value(("game", state.id, state.version), state)
+        host.put(("game", state.id, state.version), state)
 
 
 def _kept(game_id: int, version: int) -> GameState | None:
@@ -418,7 +418,7 @@ def _kept(game_id: int, version: int) -> GameState | None:
     state: GameState | None = kept.get((game_id, version))
     host = host_cache.current() if state is None else None
     if host is not None:
-        state = host.get_value(("game", game_id, version))
+        state = host.get(("game", game_id, version))
         if state is not None:
             kept.put((game_id, version), state)
     return state

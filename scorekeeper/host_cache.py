@@ -16,7 +16,6 @@ times as much as taking it from a file in memory, measured on a game of seven ha
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import pickle
 import tempfile
@@ -60,11 +59,12 @@ class HostCache:
         with open(self._path(key), "rb") as file:
             return file.read()
 
-    def get(self, key: Hashable) -> tuple[str, ...] | None:
-        """The drawing kept under `key`, or None."""
+    def get(self, key: Hashable) -> Any:
+        """The value kept under `key` (`put`), or None. Pickled: only the server's own processes can write in its
+        folder (`make_folder` makes it for its user alone)."""
         try:
-            return tuple(json.loads(self._read(key)))
-        except (OSError, ValueError):
+            return pickle.loads(self._read(key))
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
             return None
 
     def claim(self, key: Hashable) -> bool:
@@ -77,7 +77,7 @@ class HostCache:
             return True
         return True
 
-    def wait(self, key: Hashable, seconds: float = WAIT_SECONDS) -> tuple[str, ...] | None:
+    def wait(self, key: Hashable, seconds: float = WAIT_SECONDS) -> Any:
         """The drawing under `key` once the process that claimed it wrote it; None if that took over `seconds`."""
         deadline = time.monotonic() + seconds
         while True:
@@ -87,20 +87,8 @@ class HostCache:
             # Under the server, gevent's sleep: the process's other requests and streams go on meanwhile.
             time.sleep(LOOK_EVERY_SECONDS)
 
-    def put(self, key: Hashable, parts: tuple[str, ...]) -> None:
-        """Keep a drawing for the other processes."""
-        self._write(key, json.dumps(parts).encode())
-
-    def get_value(self, key: Hashable) -> Any:
-        """The value kept under `key` (`put_value`), or None. Pickled: only the server's own processes can write
-        in its folder (`make_folder` makes it for its user alone)."""
-        try:
-            return pickle.loads(self._read(key))
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
-            return None
-
-    def put_value(self, key: Hashable, value: Any) -> None:
-        """Keep a value of plain Python data (a game as it is stored) for the other processes."""
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep a value of plain Python data (a drawing, a game as it is stored) for the other processes."""
         self._write(key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
     def _write(self, key: Hashable, data: bytes) -> None:

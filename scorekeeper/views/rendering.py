@@ -117,7 +117,7 @@ def note_answered(game_id: int, edition: int) -> None:
     games.cache("answered screens").put(key, edition)
     host = host_cache.current()
     if host is not None:
-        host.put_value(key, edition)
+        host.put(key, edition)
 
 
 def answered_edition(game_id: int, screen: str | None, on_host: bool = False) -> int | None:
@@ -127,7 +127,7 @@ def answered_edition(game_id: int, screen: str | None, on_host: bool = False) ->
         return None
     key = ("answered", game_id, screen)
     host = host_cache.current() if on_host else None
-    return host.get_value(key) if host is not None else games.cache("answered screens").get(key)
+    return host.get(key) if host is not None else games.cache("answered screens").get(key)
 
 
 def see_other(url: str) -> Response:
