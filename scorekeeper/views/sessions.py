@@ -23,20 +23,18 @@ TOKEN_SERVES_SECONDS = 300
 def csrf_token() -> str:
     """The CSRF token of this browser's forms: signed once every few minutes per browser and process rather than
     for every page drawn (110 µs each here)."""
-    tokens = cache("signed csrf tokens")
-    first = None if isinstance(session.get("csrf_token"), str) else generate_csrf()  # puts the secret in the session
+    if not isinstance(session.get("csrf_token"), str):
+        generate_csrf()  # the browser's first: its secret goes into its session, the token it signs into `g`
     key = (session["csrf_token"], int(time.time() // TOKEN_SERVES_SECONDS))
-    if first is not None:
-        tokens.put(key, first)  # the browser's next page in these minutes carries this same token
-        return first
-    token: str = tokens.kept_or_made(key, generate_csrf)
+    token: str = cache("signed csrf tokens").kept_or_made(key, generate_csrf)
     return token
 
 
 def init_app(app: Flask) -> None:
     """The pages' CSRF tokens, signed once in a while (`csrf_token`)."""
+    # The global serves the macros (imported without the context); CSRFProtect hands its own signer to every
+    # template through a context processor, which this later one takes the place of.
     app.jinja_env.globals["csrf_token"] = csrf_token
-    # CSRFProtect hands its own to every template through a context processor: this later one takes its place.
     app.context_processor(lambda: {"csrf_token": csrf_token})
 
 
