@@ -103,6 +103,15 @@ class Tap:
         return bytes(a ^ b for a, b in zip(data, stream, strict=True))
 
 
+class AppliedAlready(Exception):
+    """This browser's tap was applied already: `answer` is the answer it was given then (the game it showed, the
+    secret it handed over), and nothing of the repeat is stored."""
+
+    def __init__(self, answer: tuple[str, str | None]) -> None:
+        super().__init__(answer[0])
+        self.answer = answer
+
+
 def tap_answer(tap: Tap) -> tuple[str, str | None] | None:
     """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None."""
     row = db.session.connection().execute(_TAP_ANSWER, {"key": tap.key}).first()
@@ -165,15 +174,15 @@ def _write(game_id: int, writes: Writes) -> dict[str, Any]:
 
 def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: Tap | None,
           answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None,
-          writes: Writes | None = None, kept: games.GameState | None = None) -> tuple[str, str | None]:
+          writes: Writes | None = None, kept: games.GameState | None = None) -> None:
     """The end of a change: what it writes of the game's plays and secret entries (`writes`), the locked game's
     own row set (`game_row`: its next version, with its count, its end or its deletion), its events logged (game,
     version, kind, hand: every process hears of them once it commits), its tap kept with its answer (the game it
     shows, the secret it hands over, masked by the tap), all committed; then the game as stored (`kept`) is kept
     for the server's processes (`games.keep`: their screens and this answer read nothing), and this process's
     streams follow at once.
-    The answer that stands: this one, or the first one's when a repeat of the tap raced this change (both looked up
-    before either was stored), with nothing stored."""
+    A repeat of the tap that raced this change (both looked up before either was stored) raises AppliedAlready with
+    the first one's answer, and nothing is stored."""
     connection = db.session.connection()
     ended = _write(game_id, writes) if writes is not None else {}
     if game_row is not None or ended:
@@ -191,12 +200,11 @@ def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap:
         db.session.rollback()
         if first is None:
             raise
-        return first
+        raise AppliedAlready(first) from None
     if kept is not None:
         games.keep(kept)
     if has_app_context():
         current_app.extensions[WATCHER].wake([(game, version) for game, version, _, _ in events])
-    return answer
 
 
 # --- seats and the phones asking for one ----------------------------------------------------

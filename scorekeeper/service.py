@@ -118,16 +118,8 @@ class Write:
 Params = ParamSpec("Params")
 
 
-class Repeated(Exception):
-    """The tap was applied already: `outcome` is its first answer, and nothing changes."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.public_id)
-        self.outcome = outcome
-
-
 def _check_tap(credentials: Credentials | None) -> rows.Tap | None:
-    """Repeated with its first answer if this browser's tap was applied already; else the tap, to store with the
+    """AppliedAlready with its first answer if this browser's tap was applied already; else the tap, to store with the
     change (`commit`). The same tap id from another browser is another tap."""
     if credentials is None or not credentials.tap:
         return None
@@ -135,7 +127,7 @@ def _check_tap(credentials: Credentials | None) -> rows.Tap | None:
     found = rows.tap_answer(tap)
     if found is not None:
         _rollback()
-        raise Repeated(Outcome(found[0], secret=found[1]))
+        raise rows.AppliedAlready(found)
     return tap
 
 
@@ -145,14 +137,15 @@ def once(write: Callable[Params, Outcome]) -> Callable[Params, Outcome]:
     def applied_once(*args: Params.args, **kwargs: Params.kwargs) -> Outcome:
         try:
             return write(*args, **kwargs)
-        except Repeated as repeat:
-            return repeat.outcome
+        except rows.AppliedAlready as repeat:
+            public_id, secret = repeat.answer
+            return Outcome(public_id, secret=secret)
     return applied_once
 
 
 def locked(public_id: str, credentials: Credentials | None = None, deleted: bool = False) -> Write:
     """A change of the game begins: its row locked for writing until this transaction ends, the game read as plain
-    values, the lock's moment; or NotFound (a game its host deleted only when asked for, to undo it); Repeated if
+    values, the lock's moment; or NotFound (a game its host deleted only when asked for, to undo it); AppliedAlready if
     the request's tap (`credentials.tap`) was applied already.
 
     Where a count stands is fixed by the deciding clock read under the lock, so a count that has
@@ -252,10 +245,8 @@ def not_found(what: object) -> NotFound:
 def _stored(write: Write, game_id: int, public_id: str, secret: str | None,
             game_row: dict[str, Any] | None = None, kept: games.GameState | None = None) -> Outcome:
     """Store the change under way with its events and tap, in one transaction (`rows.store`, which keeps `kept`,
-    the game as stored); Repeated with the first answer if a repeat of its tap raced it."""
-    answer = rows.store(game_id, write.events, write.tap, (public_id, secret), game_row, write.writes, kept)
-    if answer != (public_id, secret):
-        raise Repeated(Outcome(answer[0], secret=answer[1]))
+    the game as stored; AppliedAlready with the first answer if a repeat of its tap raced it)."""
+    rows.store(game_id, write.events, write.tap, (public_id, secret), game_row, write.writes, kept)
     return Outcome(public_id, secret=secret, stored=kept)
 
 
@@ -394,7 +385,9 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
             return stale(game)
         enter_secret(write, number, seat, name, value, count_seconds)
     _apply(write, applied)
-    return commit(write, applied.event, number, kept=_as_stored(write))
+    # The game as it will be stored, made before the commit, which keeps it for the screens and the answer.
+    stored = _as_stored(write)
+    return commit(write, applied.event, number, kept=stored)
 
 
 # The columns of the game's own row that a play's change sets and `_as_stored` knows how to follow.
@@ -700,7 +693,7 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
     return commit(write, kind, number)
 
 
-__all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "Repeated", "TooManyTries", "once",
+__all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries", "once",
            "MOVED_ON", "Decision", "ask_for_seat", "by_rules", "collect_secrets", "commit", "refusal",
            "count_try",
            "create", "deny", "enter_secret", "locked",
