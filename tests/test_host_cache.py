@@ -6,6 +6,7 @@ from __future__ import annotations
 import tempfile
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,24 @@ def test_a_drawing_another_process_claimed_is_waited_for_and_drawn_here_when_it_
         assert 0.09 <= time.monotonic() - started < 1
         # And kept for the others.
         assert other.get(("shared tables", 7, 2, "en")) == ("here",)
+
+
+def test_a_game_kept_for_the_others_comes_back_whole_in_every_part(tmp_path: Path) -> None:
+    """Every part of a game (seats, requests, plays, secret entries, its count, cleared seats) as it went in."""
+    moment = datetime(2026, 11, 27, 22, 0, tzinfo=UTC)
+    state = games.GameState(
+        id=4, public_id="abc", kind="skull-king", crew="", ruleset="modern", options={"loot": True}, version=9,
+        host_token="h", join_code="J1", finished_at=None, first_dealer=1,
+        seats=(games.SeatState(0, "Anne", "x"), games.SeatState(1, "Ben", None)),
+        requests=(games.RequestState(3, 1, "42", "y", False),),
+        plays=(games.PlayState(1, {"bids": [1, None]}, False),),
+        secrets=(games.SecretState(1, 0, "bid", 1),), count=games.Count(1, "bid", moment, over=True),
+        cleared=frozenset({1}), view="seat 0", deleted_at=moment)
+    cache = HostCache(tmp_path)
+    cache.put(("game", 4, 9), state)
+    taken = cache.get(("game", 4, 9))
+    assert taken == state and taken is not state
+    assert type(taken.count) is games.Count and taken.count.over and taken.cleared == frozenset({1})
 
 
 def test_old_drawings_and_claims_are_swept(tmp_path: Path) -> None:
