@@ -533,13 +533,23 @@ def _confirm_count_end(game_id: int) -> tuple[int | None, datetime]:
     return version, now
 
 
+def _standing(state: GameState, now: datetime) -> GameState:
+    """`state.at(now)`, the same object for every screen that asks once its count ran out (each stream of the game
+    wakes then, and a new one would be made for each)."""
+    count = state.count
+    if count is None or count.reveal_at is None or (count.reveal_at <= now) == count.over:
+        return state
+    key = (state.id, state.version, state.view, not count.over)
+    return cache("games as they stand").kept_or_made(key, lambda: state.at(now))
+
+
 def as_it_stands(state: GameState, now: datetime) -> GameState | None:
     """The game as it stands at `now`, a count that ran out revealed only once confirmed (see above).
 
     None: the game has moved on since `state` was read. A count over by this process's clock
     but not yet by the deciding one (another host's) still shows as a count.
     """
-    shown = state.at(now)
+    shown = _standing(state, now)
     count = shown.count
     if count is None or not count.over:
         return shown

@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ...games import AnyGame, GameState, cache
+from ...games import AnyGame, GameState, PlayState, cache
 from ...standings import Standing, leaderboard
 from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Table
-from .storage import BID, SHOT, EntryRow, HandRow, Phase, phase_of, read_hands
+from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_row, phase_of
 
 
 # Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
@@ -81,31 +81,48 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     kept = cache("skull king hands")
     found = kept.get(key)
     if found is None:
-        # Only the hand whose entries are secret now differs from one view to another: the others are put
-        # together once for every view.
+        # Only the hand whose entries are secret now differs from one view to another: the others are shared by
+        # every view, and by the versions after, as long as what they are made of stays.
         secret_now = count.play if count is not None and not count.over else None
-        alike = cache("skull king hands alike")
-        built = []
-        for row in _rows(game):
-            if row.number == secret_now:
-                built.append(_hand(game, row))
-                continue
-            hand = alike.get((game.id, game.version, over, row.number))
-            if hand is None:
-                hand = _hand(game, row)
-                alike.put((game.id, game.version, over, row.number), hand)
-            built.append(hand)
-        found = tuple(built)
+        found = tuple(_hand(game, row) if row.number == secret_now else _alike_hand(game, row) for row in _rows(game))
         kept.put(key, found)
     return found
 
 
 def _rows(game: GameState) -> tuple[HandRow, ...]:
     """The game's hands as their plays store them, read once per version for every view."""
-    return cache("skull king rows").kept_or_made((game.id, game.version), lambda: read_hands(game.plays))
+    return cache("skull king rows").kept_or_made((game.id, game.version),
+                                                 lambda: tuple(_row(game.id, play) for play in game.plays))
+
+
+def _row(game_id: int, play: PlayState) -> HandRow:
+    """A hand as its play stores it, read again only when the play changed: a change changes one hand or two."""
+    kept = cache("skull king rows by play")
+    found = kept.get((game_id, play.number))
+    if found is not None and found[0] == play:
+        return found[1]
+    row = hand_row(play)
+    kept.put((game_id, play.number), (play, row))
+    return row
+
+
+def _alike_hand(game: GameState, row: HandRow) -> HandState:
+    """A hand every view of the game shows alike (`hands`), put together again only when its row, its secret
+    entries or the count of its entries changed."""
+    count = game.count
+    made_of = (row, game.secrets_of(row.number, BID), game.secrets_of(row.number, SHOT),
+               count if count is not None and count.play == row.number else None)
+    kept = cache("skull king hands alike")
+    found = kept.get((game.id, row.number))
+    if found is not None and found[0] == made_of:
+        return found[1]
+    hand = _hand(game, row)
+    kept.put((game.id, row.number), (made_of, hand))
+    return hand
 
 
 def _hand(game: GameState, row: HandRow) -> HandState:
+    """One hand as this view of the game shows it: its row, with the bids and loads the view has."""
     bids, shots = game.secrets_of(row.number, BID), game.secrets_of(row.number, SHOT)
     count = game.count
     reveal_at = count.reveal_at if count is not None and count.play == row.number else None

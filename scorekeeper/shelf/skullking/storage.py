@@ -8,7 +8,7 @@ hands' plays only; `reading.py` puts a hand together with its secrets and the co
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -115,11 +115,6 @@ def hand_row(play: games.PlayState) -> HandRow:
     return HandRow(play.number, data["cards"], data["lost_tricks"], PHASES[data["phase"]], data["corrected"],
                    data["cannons"], tuple([entry_row(position, e) for position, e in enumerate(data["entries"])]),
                    tuple(data["claimed"]))
-
-
-def read_hands(plays: Sequence[games.PlayState]) -> tuple[HandRow, ...]:
-    """A game's hands, from its plays (the table's rows, read with the game at one version)."""
-    return tuple([hand_row(play) for play in plays])
 
 
 def entry_values(entry: EntryRow) -> dict[str, Any]:
