@@ -448,11 +448,24 @@ def _kept(game_id: int, version: int) -> GameState | None:
     return state
 
 
-def cached(game_id: int, version: int, now: datetime | None = None) -> GameState | None:
-    """The game at `version` as this process or another of the server kept it, as it stands now; None if not kept,
-    or if it has moved on since (then `load` reads it afresh)."""
+def load_heard(game_id: int, version: int, now: datetime | None = None) -> GameState | None:
+    """The game at a version this process heard of, or newer, as it stands now, with no query for its version: as
+    this process or another of the server kept it, else read by one of the screens that ask while the others wait
+    for it. None if it is gone, deleted, or has moved on while a count's end was confirmed (then `load` says which).
+    """
     state = _kept(game_id, version)
-    return as_it_stands(state, now or utcnow()) if state is not None else None
+    if state is None:
+        # A change made on another host is kept by none of this host's processes: every screen of the game here
+        # wakes for it at once, and one read serves them all.
+        with _one_at_a_time("game read locks", game_id):
+            state = _kept(game_id, version)
+            if state is None:
+                state = read_state(game_id)
+                if state is not None:
+                    keep(state)
+    if state is None or state.deleted_at is not None or state.version < version:
+        return None
+    return as_it_stands(state, now or utcnow())
 
 
 def kept_or_read(game_id: int, version: int) -> GameState | None:
@@ -558,7 +571,7 @@ def as_it_stands(state: GameState, now: datetime) -> GameState | None:
     if kept.get(key):
         return shown
     # The screens of one game wake together when its count runs out: one of them asks.
-    with _confirming(key):
+    with _one_at_a_time("count end locks", key):
         if kept.get(key):
             return shown
         version, deciding_now = _confirm_count_end(state.id)
@@ -571,13 +584,13 @@ def as_it_stands(state: GameState, now: datetime) -> GameState | None:
     return shown
 
 
-def _confirming(key: Any) -> threading.Lock:
-    """The lock that lets one screen of this process confirm a count's end while the others wait.
+def _one_at_a_time(name: str, key: Any) -> threading.Lock:
+    """The lock that lets one screen of this process do the work `name` for `key` while the others wait for it.
 
     Made in the app's own process on first use: a lock made at import could be made before the
     server's workers switch to gevent's locks, and would stop a whole worker while it waits.
     """
-    locks = current_app.extensions.get("count end locks")
+    locks = current_app.extensions.get(name)
     if locks is None:
-        locks = current_app.extensions.setdefault("count end locks", tuple(threading.Lock() for _ in range(64)))
+        locks = current_app.extensions.setdefault(name, tuple(threading.Lock() for _ in range(64)))
     return locks[hash(key) % len(locks)]

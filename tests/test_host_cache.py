@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, update
 
 from scorekeeper import games, host_cache
+from scorekeeper.clock import utcnow
 from scorekeeper.extensions import db
 from scorekeeper.host_cache import HOST_CACHE, HostCache, make_folder
+from scorekeeper.models import Game
 from scorekeeper.shelf.skullking import views as skull_king
 from scorekeeper.views.rendering import drawn_once
 from tests.conftest import make_app
@@ -88,15 +90,64 @@ def test_a_game_one_process_stored_is_taken_by_the_others_without_reading_the_da
         count = lambda *args: statements.append(args[2])  # noqa: E731
         event.listen(engine, "before_cursor_execute", count)
         try:
-            taken = games.cached(stored.id, stored.version)
+            taken = games.load_heard(stored.id, stored.version)
         finally:
             event.remove(engine, "before_cursor_execute", count)
         assert statements == []
         assert taken is not None and games.cache("games").get((stored.id, stored.version)) == stored
-    # Without the folder, a process has nothing of the other's: it reads the game itself.
+    # Without the folder, a process has nothing of the other's: it reads the game itself, once.
     alone = make_app(database_url)
     with alone.test_request_context(url):
-        assert games.cached(stored.id, stored.version) is None
+        event.listen(alone_engine := db.engine, "before_cursor_execute", count)
+        try:
+            assert games.load_heard(stored.id, stored.version) == stored
+            read = len(statements)
+            assert read > 0 and games.load_heard(stored.id, stored.version) == stored and len(statements) == read
+        finally:
+            event.remove(alone_engine, "before_cursor_execute", count)
+
+
+def test_the_screens_of_another_host_that_wake_for_a_change_read_the_game_once(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change made on one host is kept by none of another host's processes: the screens there that wake for it at
+    once read it once between them, with no query for its version; a game deleted since is no game to them."""
+    first, second = two_processes(database_url, None)
+    host, anne = first.test_client(), first.test_client()
+    url = new_game(host, ["Anne", "Ben"])
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    assert anne.post(f"{url}/hands/1/bid", data={"bid": 1}).status_code == 303
+    with first.app_context():
+        stored = games.read_state(games.load(public_id(url)).id)  # type: ignore[union-attr]
+    assert stored is not None
+    reads: list[int] = []
+    read_state = games.read_state
+
+    def slow_read(game_id: int) -> games.GameState | None:
+        reads.append(game_id)
+        time.sleep(0.05)  # long enough for every screen to ask meanwhile
+        return read_state(game_id)
+
+    monkeypatch.setattr(games, "read_state", slow_read)
+    taken: list[games.GameState | None] = []
+
+    def wake() -> None:
+        with second.app_context():
+            taken.append(games.load_heard(stored.id, stored.version))
+            db.session.remove()
+
+    screens = [threading.Thread(target=wake) for _ in range(5)]
+    for screen in screens:
+        screen.start()
+    for screen in screens:
+        screen.join(10)
+    assert reads == [stored.id] and taken == [stored] * 5
+    # Deleted (only a finished game can be, by its host: written here as that change writes it).
+    with first.app_context():
+        db.session.execute(update(Game).where(Game.id == stored.id).values(deleted_at=utcnow(),
+                                                                            version=stored.version + 1))
+        db.session.commit()
+    with second.app_context():
+        assert games.load_heard(stored.id, stored.version + 1) is None
 
 
 def test_a_screen_answered_by_one_process_is_not_sent_it_again_by_the_other(database_url: str,

@@ -111,12 +111,12 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
         while True:
             # The version this process heard of is usually read already (by the writer, or
             # another screen): then no query at all. Otherwise read the game afresh.
-            state = games.cached(game_id, heard) if heard is not None else None
+            state = games.load_heard(game_id, heard) if heard is not None else None
             if state is None:
                 state = games.load(public_id)
-                db.session.remove()
-                if state is None:
-                    return
+            db.session.remove()
+            if state is None:
+                return
             pushed = pages().pushed(state.kind, view or GAME)
             if pushed is None:
                 return
