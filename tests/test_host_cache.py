@@ -53,6 +53,18 @@ def counted_drawings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
+def a_game_with_a_hidden_bid(app: Flask) -> tuple[str, games.GameState]:
+    """A game of two whose first phone bid 1, in secret: its URL, and the game as the database has it."""
+    host, anne = app.test_client(), app.test_client()
+    url = new_game(host, ["Anne", "Ben"])
+    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
+    assert anne.post(f"{url}/hands/1/bid", data={"bid": 1}).status_code == 303
+    with app.app_context():
+        stored = games.read_state(games.load(public_id(url)).id)  # type: ignore[union-attr]
+    assert stored is not None and [s.value for s in stored.secrets] == [1]
+    return url, stored
+
+
 def test_the_processes_of_one_server_draw_a_game_s_shared_table_once(database_url: str, tmp_path: Path,
                                                                       counted_drawings: list[str]) -> None:
     (tmp_path / "host").mkdir()
@@ -77,13 +89,7 @@ def test_a_game_one_process_stored_is_taken_by_the_others_without_reading_the_da
     database has it (the hidden bid with it: what a screen sees is decided later, per screen), with no statement."""
     (tmp_path / "host").mkdir()
     first, second = two_processes(database_url, tmp_path / "host")
-    host, anne = first.test_client(), first.test_client()
-    url = new_game(host, ["Anne", "Ben"])
-    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
-    assert anne.post(f"{url}/hands/1/bid", data={"bid": 1}).status_code == 303
-    with first.app_context():
-        stored = games.read_state(games.load(public_id(url)).id)  # type: ignore[union-attr]
-    assert stored is not None and [s.value for s in stored.secrets] == [1]
+    url, stored = a_game_with_a_hidden_bid(first)
     statements: list[str] = []
     with second.test_request_context(url):
         engine = db.engine
@@ -112,13 +118,7 @@ def test_the_screens_of_another_host_that_wake_for_a_change_read_the_game_once(
     """A change made on one host is kept by none of another host's processes: the screens there that wake for it at
     once read it once between them, with no query for its version; a game deleted since is no game to them."""
     first, second = two_processes(database_url, None)
-    host, anne = first.test_client(), first.test_client()
-    url = new_game(host, ["Anne", "Ben"])
-    assert anne.post(f"{url}/join", data={"seat": 0}).status_code == 303
-    assert anne.post(f"{url}/hands/1/bid", data={"bid": 1}).status_code == 303
-    with first.app_context():
-        stored = games.read_state(games.load(public_id(url)).id)  # type: ignore[union-attr]
-    assert stored is not None
+    url, stored = a_game_with_a_hidden_bid(first)
     reads: list[int] = []
     read_state = games.read_state
 
