@@ -458,11 +458,7 @@ def load_heard(game_id: int, version: int, now: datetime | None = None) -> GameS
         # A change made on another host is kept by none of this host's processes: every screen of the game here
         # wakes for it at once, and one read serves them all.
         with _one_at_a_time("game read locks", game_id):
-            state = _kept(game_id, version)
-            if state is None:
-                state = read_state(game_id)
-                if state is not None:
-                    keep(state)
+            state = kept_or_read(game_id, version)
     if state is None or state.deleted_at is not None or state.version < version:
         return None
     return as_it_stands(state, now or utcnow())
