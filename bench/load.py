@@ -61,6 +61,9 @@ class Figures:
     # Last bid sent → the revealed bids on a phone, less the count.
     reveals: list[float] = field(default_factory=list)
     cpu_seconds: float = 0.0
+    # The load generator's own CPU seconds, and the whole machine's busy CPU seconds (every process), over the run.
+    load_cpu_seconds: float = 0.0
+    machine_busy_seconds: float = 0.0
 
     def add(self, kind: str, seconds: float, hand: int | None = None) -> None:
         """Record one request's latency."""
@@ -518,12 +521,26 @@ def server_cpu(pids: list[int]) -> float:
     return total
 
 
+def machine_busy() -> float:
+    """CPU seconds every core of the machine has been busy so far (all processes, not idle or waiting)."""
+    times = psutil.cpu_times()
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
+
+
+def cores(figures: Figures, elapsed: float) -> str:
+    """How many of the machine's cores the server, the load generator and everything else kept busy, on average."""
+    rest = figures.machine_busy_seconds - figures.cpu_seconds - figures.load_cpu_seconds
+    return (f"{figures.cpu_seconds / elapsed:.2f} / {figures.load_cpu_seconds / elapsed:.2f} / "
+            f"{max(0.0, rest) / elapsed:.2f}")
+
+
 async def drive(bases: list[str], tables: int, hands: int, speed: float,
                 memory: MemoryWatch | None, pids: list[int] | None = None,
                 kind: str = "skull-king") -> tuple[Figures, float]:
     """Play all tables of one game kind at once; return the figures and how long it took."""
     figures = Figures()
     cpu_before = server_cpu(pids) if pids else 0.0
+    load_before, busy_before = time.process_time(), machine_busy()
     # Idle connections are closed before the server's keep-alive (5 s) would, as browsers do,
     # so a request never goes out on a connection the server is closing.
     connector = aiohttp.TCPConnector(limit=0, force_close=False, keepalive_timeout=3)
@@ -544,6 +561,8 @@ async def drive(bases: list[str], tables: int, hands: int, speed: float,
     elapsed = time.monotonic() - started
     # Workers that ended meanwhile are not counted; none end during a run.
     figures.cpu_seconds = server_cpu(pids) - cpu_before if pids else 0.0
+    figures.load_cpu_seconds = time.process_time() - load_before
+    figures.machine_busy_seconds = machine_busy() - busy_before
     if watching:
         watching.cancel()
     for group in browsers.values():
@@ -672,6 +691,9 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         f"**Server CPU per write: {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} ms** "
         f"({figures.cpu_seconds:.0f} CPU seconds over the run, live streams included).",
         "",
+        f"The machine's {os.cpu_count()} cores, busy on average over the run (server / load generator / every "
+        f"other process): **{cores(figures, elapsed)}**.",
+        "",
         "Bytes per live update on a screen, compressed on the wire (mean / p95 / max): "
         + "; ".join(f"{kind}: **{sum(values) / len(values):.0f}** / {percentile(values, .95):.0f} / {max(values)} B"
                     f" ({len(values):,} updates)" for kind, values in sorted(figures.update_bytes.items())) + ".",
@@ -746,18 +768,18 @@ def misses(figures: Figures, tables: int) -> list[str]:
 async def knee(args: argparse.Namespace, bases: list[str], pids: list[int]) -> str:
     """Raise the load step by step from --knee table-equivalents until a target is missed."""
     rows = ["| Table-equivalents | Tables | Load avg. at start | Errors | Finished | Worst write p99 ms "
-            "| Update p95 ms | CPU per write ms | Targets |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+            "| Update p95 ms | CPU per write ms | Cores busy: server / load / other | Targets |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     level = args.knee
     while level <= args.knee_max:
         tables = round(level / args.speed)
         started_load = load_average()
-        figures, _ = await drive(bases, tables, args.hands, args.speed, None, pids)
+        figures, elapsed = await drive(bases, tables, args.hands, args.speed, None, pids)
         writes = [percentile(v, .99) for k, v in figures.latencies.items() if k.startswith("write")]
         missed = misses(figures, tables)
         rows.append(f"| {level} | {tables} | {started_load} | {len(figures.errors)} | {figures.finished} "
                     f"| {max(writes) * 1000:.0f} | {percentile(figures.delays, .95) * 1000:.0f} "
-                    f"| {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} "
+                    f"| {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} | {cores(figures, elapsed)} "
                     f"| {'met' if not missed else 'missed: ' + '; '.join(missed)} |")
         print(rows[-1], flush=True)
         if missed:
