@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import current_app, has_app_context
 from sqlalchemy import bindparam, exists, literal, select
@@ -332,8 +332,8 @@ def as_seen_by(game: GameState, seat: int | None) -> GameState:
     if not has_app_context():
         return _seen_by(game, seat)
     count = game.count
-    key = (game.id, game.version, count.over if count is not None else None, game.view, seat)
-    return cache("seen by").kept_or_made(key, lambda: _seen_by(game, seat))
+    made_of = (game.version, count.over if count is not None else None)
+    return cache("seen by").kept_while((game.id, game.view, seat), made_of, lambda: _seen_by(game, seat))
 
 
 def _seen_by(game: GameState, seat: int | None) -> GameState:
@@ -408,6 +408,16 @@ class VersionCache:
             self.put(key, found)
         return found
 
+    def kept_while(self, key: Any, made_of: Any, make: Callable[[], Made]) -> Made:
+        """The value kept under `key` while what it is `made_of` (a game's version) stays, else `make()`, kept in
+        its place: one value per key, not one per version, so a process keeps no game's past."""
+        found = self.get(key)
+        if found is not None and found[0] == made_of:
+            return cast(Made, found[1])
+        value = make()
+        self.put(key, (made_of, value))
+        return value
+
     def put(self, key: Any, value: Any) -> None:
         """Keep a value; the one used longest ago goes when there are too many."""
         items = self.items
@@ -430,21 +440,34 @@ def cache(name: str) -> VersionCache:
 
 def keep(state: GameState) -> None:
     """Keep the game at its version, as stored, in this process and for the server's other processes."""
-    cache("games").put((state.id, state.version), state)
+    _keep_here(state)
     host = host_cache.current()
     if host is not None:
         host.put(("game", state.id, state.version), state)
 
 
+def _keep_here(state: GameState) -> None:
+    """Keep the game in this process: its newest version alone (a reader of an older one replaces nothing)."""
+    kept = cache("games")
+    found = kept.get(state.id)
+    if found is None or found.version <= state.version:
+        kept.put(state.id, state)
+
+
+def kept_here(game_id: int, version: int) -> GameState | None:
+    """The game at `version` if this process keeps it (it keeps the newest version it stored or read)."""
+    state: GameState | None = cache("games").get(game_id)
+    return state if state is not None and state.version == version else None
+
+
 def _kept(game_id: int, version: int) -> GameState | None:
     """The game at `version` as this process keeps it, else as another process of the server kept it."""
-    kept = cache("games")
-    state: GameState | None = kept.get((game_id, version))
+    state = kept_here(game_id, version)
     host = host_cache.current() if state is None else None
     if host is not None:
         state = host.get(("game", game_id, version))
         if state is not None:
-            kept.put((game_id, version), state)
+            _keep_here(state)
     return state
 
 
@@ -548,8 +571,8 @@ def _standing(state: GameState, now: datetime) -> GameState:
     count = state.count
     if count is None or count.reveal_at is None or (count.reveal_at <= now) == count.over:
         return state
-    key = (state.id, state.version, state.view, not count.over)
-    return cache("games as they stand").kept_or_made(key, lambda: state.at(now))
+    made_of = (state.version, not count.over)
+    return cache("games as they stand").kept_while((state.id, state.view), made_of, lambda: state.at(now))
 
 
 def as_it_stands(state: GameState, now: datetime) -> GameState | None:

@@ -100,7 +100,7 @@ def test_a_game_one_process_stored_is_taken_by_the_others_without_reading_the_da
         finally:
             event.remove(engine, "before_cursor_execute", count)
         assert statements == []
-        assert taken is not None and games.cache("games").get((stored.id, stored.version)) == stored
+        assert taken is not None and games.kept_here(stored.id, stored.version) == stored
     # Without the folder, a process has nothing of the other's: it reads the game itself, once.
     alone = make_app(database_url)
     with alone.test_request_context(url):

@@ -46,8 +46,24 @@ def kept_is_as_read(app: Flask, url: str) -> None:
     with app.app_context():
         game_id, version = db.session.execute(
             select(Game.id, Game.version).where(Game.public_id == url.rsplit("/", 1)[-1])).one()
-        kept = games.cache("games").get((game_id, version))
+        kept = games.kept_here(game_id, version)
         assert kept is not None and kept == games.read_state(game_id)
+        keeps_no_past(game_id)
+
+
+# What a process keeps of a game by version: each holds what it drew from one version, not one entry per version.
+BY_VERSION = ("seen by", "games as they stand", "skull king hands", "skull king rows", "shelf games", "leaderboards")
+
+
+def keeps_no_past(game_id: int) -> None:
+    """The process keeps one version of the game, and one of each view of it and what is drawn from it: however
+    many changes came before, none of the game's past (every old version kept made the full collections of a
+    server's processes long)."""
+    assert [key for key in games.cache("games").items if key == game_id] == [game_id]
+    for name in BY_VERSION:
+        mine = [key for key in games.cache(name).items
+                if key == game_id or (isinstance(key, tuple) and key[0] == game_id)]
+        assert len(mine) <= 8, (name, mine)
 
 
 def writes(app: Flask, url: str, reads: list[int]) -> Callable[[FlaskClient, str, dict], int]:

@@ -58,13 +58,12 @@ def shelf_game(state: games.GameState) -> ShelfGame | None:
     rules = kind.played_rules
     if rules is None:
         return None
-    kept = games.cache("shelf games")
-    found = kept.get((state.id, state.version))
-    if found is None:
+
+    def read() -> ShelfGame:
         closed, draft = kinds.plays_of(rules, state)
-        found = ShelfGame(rules, kind.setup_of(state), tuple(closed), draft, state.version)
-        kept.put((state.id, found.version), found)
-    return found
+        return ShelfGame(rules, kind.setup_of(state), tuple(closed), draft, state.version)
+
+    return games.cache("shelf games").kept_while(state.id, state.version, read)
 
 
 def played(state: games.GameState) -> ShelfGame:

@@ -77,33 +77,22 @@ def hands(game: GameState) -> tuple[HandState, ...]:
         return ()
     count = game.count
     over = count.over if count is not None else None
-    key = (game.id, game.version, over, game.view)
-    kept = cache("skull king hands")
-    found = kept.get(key)
-    if found is None:
-        # Only the hand whose entries are secret now differs from one view to another: the others are shared by
-        # every view, and by the versions after, as long as what they are made of stays.
-        secret_now = count.play if count is not None and not count.over else None
-        found = tuple(_hand(game, row) if row.number == secret_now else _alike_hand(game, row) for row in _rows(game))
-        kept.put(key, found)
-    return found
+    # Only the hand whose entries are secret now differs from one view to another: the others are shared by
+    # every view, and by the versions after, as long as what they are made of stays.
+    secret_now = count.play if count is not None and not count.over else None
+    return cache("skull king hands").kept_while((game.id, game.view), (game.version, over), lambda: tuple(
+        _hand(game, row) if row.number == secret_now else _alike_hand(game, row) for row in _rows(game)))
 
 
 def _rows(game: GameState) -> tuple[HandRow, ...]:
     """The game's hands as their plays store them, read once per version for every view."""
-    return cache("skull king rows").kept_or_made((game.id, game.version),
-                                                 lambda: tuple(_row(game.id, play) for play in game.plays))
+    return cache("skull king rows").kept_while(game.id, game.version,
+                                              lambda: tuple(_row(game.id, play) for play in game.plays))
 
 
 def _row(game_id: int, play: PlayState) -> HandRow:
     """A hand as its play stores it, read again only when the play changed: a change changes one hand or two."""
-    kept = cache("skull king rows by play")
-    found = kept.get((game_id, play.number))
-    if found is not None and found[0] == play:
-        return found[1]
-    row = hand_row(play)
-    kept.put((game_id, play.number), (play, row))
-    return row
+    return cache("skull king rows by play").kept_while((game_id, play.number), play, lambda: hand_row(play))
 
 
 def _alike_hand(game: GameState, row: HandRow) -> HandState:
@@ -112,13 +101,7 @@ def _alike_hand(game: GameState, row: HandRow) -> HandState:
     count = game.count
     made_of = (row, game.secrets_of(row.number, BID), game.secrets_of(row.number, SHOT),
                count if count is not None and count.play == row.number else None)
-    kept = cache("skull king hands alike")
-    found = kept.get((game.id, row.number))
-    if found is not None and found[0] == made_of:
-        return found[1]
-    hand = _hand(game, row)
-    kept.put((game.id, row.number), (made_of, hand))
-    return hand
+    return cache("skull king hands alike").kept_while((game.id, row.number), made_of, lambda: _hand(game, row))
 
 
 def _hand(game: GameState, row: HandRow) -> HandState:
@@ -180,8 +163,8 @@ def clashes(game: GameState, record: HandState) -> list[Problem]:
         return []
     # Read by the shared table, the pad and every phone's card at each version: checked once per version.
     # (While a hand is played no bid is hidden, so every screen's view of it is the same.)
-    key = (game.id, game.version, record.number)
-    return list(cache("clashes").kept_or_made(key, lambda: tuple(find_clashes(game, record))))
+    return list(cache("clashes").kept_while((game.id, record.number), game.version,
+                                            lambda: tuple(find_clashes(game, record))))
 
 
 def find_clashes(game: GameState, record: HandState) -> list[Problem]:

@@ -102,9 +102,9 @@ def shared_table(state: games.GameState) -> SharedTable:
 
 def drawn_leaderboard(game_id: int, standings: list[Standing]) -> str:
     """The leaderboard of the shared table in this language: drawn again only when the standings changed."""
-    key = (game_id, str(get_locale()), tuple(standings))
-    return games.cache("leaderboards").kept_or_made(
-        key, lambda: render_block("skullking/game.html", "leaderboard", standings=standings))
+    return games.cache("leaderboards").kept_while(
+        (game_id, str(get_locale())), tuple(standings),
+        lambda: render_block("skullking/game.html", "leaderboard", standings=standings))
 
 
 # --- the own card -----------------------------------------------------------------------
