@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 
 from ...games import AnyGame, GameState, PlayState, cache
 from ...standings import Standing, leaderboard
@@ -247,45 +248,53 @@ def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
     scored = cache("skull king scored rows")
     for record in hands(game):
         if record.phase == Phase.SCORED:
-            before = tuple(totals.values())
-            kept = scored.get((game.id, record.number))
-            if kept is not None and kept[0] == (table, record, before):
-                row, after = kept[1], kept[2]
-                totals = dict(zip(table.players, after, strict=True))
-                rows.append(row)
-                continue
-        hand = hand_of(game, record)
-        if record.phase == Phase.SCORED:
-            points = rules.score_hand(table, hand)
-            for player in table.players:
-                totals[player] += points[player]
-            provisional = False
-            shown_totals = dict(totals)
-        elif record.phase == Phase.PLAYING and not clashes(game, record):
-            points = rules.provisional_points(table, hand)
-            provisional = True
-            shown_totals = {p: totals[p] + points[p] for p in points}
+            made_of = (table, record, tuple(totals.values()))
+            row, after = scored.kept_while((game.id, record.number), made_of,
+                                           partial(_scored_row, game, table, record, totals))
+            totals = dict(zip(table.players, after, strict=True))
         else:
-            points, provisional, shown_totals = {}, True, {}
-        cells = tuple(
-            PadCell(
-                bid=e.bid,
-                tricks=e.tricks,
-                points=points.get(e.player),
-                total=shown_totals.get(e.player),
-                provisional=provisional,
-                bid_changed_from=e.bid_changed_from,
-                shot=e.shot,
-                bonus=sum(table.spec.bonus_values.get(kind, 0) * count for kind, count in (e.bonuses or {}).items()),
-            )
-            for e in hand.entries
-        )
-        dealer = table.players[rules.dealer_index(table, record.number)]
-        row = PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells, hand.lost_tricks)
-        if record.phase == Phase.SCORED:
-            scored.put((game.id, record.number), ((table, record, before), row, tuple(totals.values())))
+            row = _pad_row(game, table, record, totals)
         rows.append(row)
     return rows
+
+
+def _scored_row(game: GameState, table: Table, record: HandState,
+                totals: dict[str, int]) -> tuple[PadRow, tuple[int, ...]]:
+    """A scored hand's row of the pad, and the totals after it."""
+    row = _pad_row(game, table, record, totals)
+    return row, tuple(totals.values())
+
+
+def _pad_row(game: GameState, table: Table, record: HandState, totals: dict[str, int]) -> PadRow:
+    """One hand's row of the pad after the `totals` before it; a scored hand adds its points to them."""
+    hand = hand_of(game, record)
+    if record.phase == Phase.SCORED:
+        points = rules.score_hand(table, hand)
+        for player in table.players:
+            totals[player] += points[player]
+        provisional = False
+        shown_totals = dict(totals)
+    elif record.phase == Phase.PLAYING and not clashes(game, record):
+        points = rules.provisional_points(table, hand)
+        provisional = True
+        shown_totals = {p: totals[p] + points[p] for p in points}
+    else:
+        points, provisional, shown_totals = {}, True, {}
+    cells = tuple(
+        PadCell(
+            bid=e.bid,
+            tricks=e.tricks,
+            points=points.get(e.player),
+            total=shown_totals.get(e.player),
+            provisional=provisional,
+            bid_changed_from=e.bid_changed_from,
+            shot=e.shot,
+            bonus=sum(table.spec.bonus_values.get(kind, 0) * count for kind, count in (e.bonuses or {}).items()),
+        )
+        for e in hand.entries
+    )
+    dealer = table.players[rules.dealer_index(table, record.number)]
+    return PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells, hand.lost_tricks)
 
 
 def standings(game: GameState, rows: Iterable[PadRow] | None = None) -> list[Standing]:
