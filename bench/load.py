@@ -524,7 +524,9 @@ def server_cpu(pids: list[int]) -> float:
 def machine_busy() -> float:
     """CPU seconds every core of the machine has been busy so far (all processes, not idle or waiting)."""
     times = psutil.cpu_times()
-    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
+    # On Linux a guest's time is counted in user time already, and steal is time this machine was not given.
+    not_busy = ("idle", "iowait", "steal", "guest", "guest_nice")
+    return sum(times) - sum(getattr(times, name, 0.0) for name in not_busy)
 
 
 def cores(figures: Figures, elapsed: float) -> str:
