@@ -247,9 +247,10 @@ class Watcher:
 
         def wait(version: int, timeout: float) -> bool | None:
             if version > self.versions.get(game_id, 0):
-                # The stream read a version this process had not heard of: the watcher knows it from now on.
-                with self.lock:
-                    self.versions[game_id] = max(self.versions.get(game_id, 0), version)
+                # The stream read a version this process had not heard of: the watcher knows it from now on, and the
+                # game's other streams here, waiting on an older one, wake for it (the watcher's own news of it,
+                # when it comes, is no news and wakes nobody: without this they would sleep to their next wake).
+                self.wake([(game_id, version)])
             # The event first, then the version: a change that comes in between sets this very event.
             event = self.waiting[game_id][0]
             if not self.stopping and self.versions.get(game_id, 0) <= version:

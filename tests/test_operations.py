@@ -90,6 +90,37 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
         assert woken[1:] == [("other", None)]  # stopped, never woken by the other game's change
 
 
+def test_a_stream_that_read_a_newer_version_wakes_the_others_of_its_game(app: Flask, client) -> None:
+    """A stream that read the game itself (it opened after a change this process has not heard of yet) tells the
+    watcher, and the game's other streams here, waiting on the older version, wake for it at once: the watcher's own
+    news of that version, when it comes, is no news any more and wakes nobody."""
+    new_game(client, ["Anne", "Ben"])
+    with app.app_context():
+        game_id = db.session.scalars(select(Game.id)).one()
+        watcher = Watcher(lambda: Session(db.engine))
+        watcher.poll()  # where the log stands now
+        watcher.wake([(game_id, 3)])
+        woken: list[tuple[str, bool | None, float]] = []
+        started = time.monotonic()
+
+        def follow(name: str, version: int, timeout: float) -> None:
+            with watcher.watching(game_id) as wait:
+                woken.append((name, wait(version, timeout), time.monotonic() - started))
+
+        older = threading.Thread(target=follow, args=("older", 3, 30), daemon=True)
+        older.start()
+        time.sleep(0.1)
+        assert woken == []  # waiting on version 3
+        newer = threading.Thread(target=follow, args=("newer", 6, 0.2), daemon=True)
+        newer.start()
+        older.join(timeout=5)
+        newer.join(timeout=5)
+        watcher.stop()
+        assert [(name, result) for name, result, _ in woken] == [("older", True), ("newer", False)]
+        assert woken[0][2] < 1.0  # at once, not at its timeout
+        assert watcher.version(game_id) == 6
+
+
 def test_on_sqlite_a_poll_reads_the_log_only_after_a_commit_and_still_hears_of_it(app: Flask, client) -> None:
     """The watcher's look at SQLite's data version stands in for most reads of the event log: nothing committed, no
     read; a commit by any other connection (another process's writer) is read at the next poll, once, on the log's
