@@ -108,3 +108,52 @@ def test_a_wizard_phone_feels_its_turn_to_bid(browser, live_server: str) -> None
     ben.wait_for_function("() => window.felt.some(([kind, what]) => what === 'turn.wav')")
     assert sounds(ben) == ["turn.wav"]
     assert ["vibrate", "[80,80,80]"] in felt(ben)
+
+
+# The screen's wake lock, instrumented: every lock granted ("taken", after `grantDelay` ms) and let go of by the page
+# ("released"), in order. The browser's own letting go (the page hidden) is `BROWSER_RELEASES`.
+WAKE_LOCK = """
+window.locks = [];
+window.grantDelay = 0;
+const grant = () => new Promise((resolve) => setTimeout(() => {
+  const lock = Object.assign(new EventTarget(), { released: false, release() {
+    if (!this.released) { this.released = true; window.locks.push("released"); }
+    return Promise.resolve(); } });
+  window.locks.push("taken");
+  window.lastLock = lock;
+  resolve(lock);
+}, window.grantDelay));
+Object.defineProperty(Navigator.prototype, "wakeLock", { configurable: true, value: { request: grant } });
+"""
+# The page hidden and shown again (`times` times, quickly): the browser lets go of the lock, the page is told.
+BROWSER_RELEASES = """(times) => {
+  window.lastLock.released = true;
+  window.lastLock.dispatchEvent(new Event("release"));
+  for (let i = 0; i < times; i++) document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_screen_stays_awake_while_a_game_is_open(browser, live_server: str) -> None:
+    """One lock while a game is open, however often the page is redrawn; asked for once again when the browser let
+    go of it (the page was hidden) and it shows again, however quickly that repeats; let go of on leaving the game,
+    also when it is granted only after the player left."""
+    from playwright.sync_api import expect
+
+    host = new_classic_game(browser, live_server, ("Anne", "Ben"), WAKE_LOCK)
+    host.wait_for_function("() => window.locks.length === 1")
+    host_bids(host, {0: 0, 1: 1})
+    expect(host.locator(".bids-total")).to_have_text("Bids: 1 for 1 trick")
+    assert host.evaluate("window.locks") == ["taken"]
+
+    host.evaluate("window.grantDelay = 300")
+    host.evaluate(BROWSER_RELEASES, 2)
+    host.wait_for_function("() => window.locks.length === 2")
+    host.wait_for_timeout(500)
+    assert host.evaluate("window.locks") == ["taken", "taken"]
+
+    # Hidden and shown, and the game left (the header's link home, opened by htmx) before the lock is granted.
+    host.evaluate(BROWSER_RELEASES, 1)
+    host.locator("header a.brand").click()
+    host.wait_for_function("() => !document.getElementById('live')")
+    host.wait_for_function("() => window.locks.length === 4")
+    assert host.evaluate("window.locks") == ["taken", "taken", "taken", "released"]

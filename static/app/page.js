@@ -240,17 +240,16 @@
 
   // Keep the screen awake while a game is open, where the browser allows it; the browser lets go of the lock when
   // the page is hidden: taken again on return.
-  let wakeLock = null;
+  let wakeLock = null, asking = false;
   function keepAwake() {
-    const inGame = Boolean(byId("live"));
-    if (!inGame && wakeLock) {
-      wakeLock.release().catch(() => {});
+    if (!byId("live")) {
+      wakeLock?.release().catch(() => {});
       wakeLock = null;
-    } else if (inGame && !wakeLock && navigator.wakeLock && document.visibilityState === "visible") {
-      navigator.wakeLock.request("screen").then((lock) => {
-        wakeLock = lock;
-        lock.addEventListener("release", () => { if (wakeLock === lock) wakeLock = null; });
-      }).catch(() => {});
+    } else if (!asking && (!wakeLock || wakeLock.released) && navigator.wakeLock && document.visibilityState === "visible") {
+      asking = true;
+      // One lock at a time; one granted after the player left the game is let go at once.
+      navigator.wakeLock.request("screen").then((lock) => { asking = false; wakeLock = lock; keepAwake(); },
+                                                () => { asking = false; });
     }
   }
   document.addEventListener("visibilitychange", keepAwake);
