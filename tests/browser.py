@@ -114,6 +114,16 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test, close the browser contexts it opened: a page left open goes on running (its stream to the
+    session's server, its timers) for the rest of the session, hundreds of them by the end."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 def screenshot(page, name: str) -> None:
     """Save a full-page screenshot under SCREENSHOTS."""
     SCREENSHOTS.mkdir(exist_ok=True)
