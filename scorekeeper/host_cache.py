@@ -19,6 +19,7 @@ import hashlib
 import os
 import pickle
 import tempfile
+import threading
 import time
 from collections.abc import Hashable
 from pathlib import Path
@@ -37,6 +38,9 @@ LOOK_EVERY_SECONDS = 0.002
 # What is older than this goes: the other processes take a drawing within moments of its edition, and a screen
 # that wakes later reads a newer one anyway. (A busy server writes some tens of drawings a second.)
 KEPT_SECONDS = 60.0
+# A sweep looks at this many files at a time, then lets the process's requests and streams go on (under the server,
+# `time.sleep(0)` is gevent's: it yields).
+SWEEP_SLICE = 100
 # Where the folder goes: in memory where the system offers it (a file there costs a tenth of one on a disk), else
 # in the temporary folder; an operator's TMPDIR comes first.
 SHARED_MEMORY = "/dev/shm"
@@ -105,14 +109,27 @@ class HostCache:
         except OSError:
             return
         if time.monotonic() >= self.next_sweep:
-            self.sweep()
+            self.sweep_soon()
+
+    def sweep_soon(self) -> threading.Thread | None:
+        """Start sweeping the folder beside this process's work, unless another process sweeps it this period."""
+        # A busy server's folder holds tens of thousands of files: one sweep, made inside the write that found it due,
+        # held up every request and stream of its process for over half a second, in every process at the same time.
+        self.next_sweep = time.monotonic() + KEPT_SECONDS
+        if not self.claim(("sweep", int(time.time() // KEPT_SECONDS))):
+            return None
+        # Under the server a thread is a greenlet (gevent), which the sweep lets others run beside.
+        sweeping = threading.Thread(target=self.sweep, name="host cache sweep", daemon=True)
+        sweeping.start()
+        return sweeping
 
     def sweep(self, older_than: float = KEPT_SECONDS) -> int:
-        """Remove the drawings, games and claims older than `older_than` seconds; how many went."""
-        self.next_sweep = time.monotonic() + KEPT_SECONDS
+        """Remove the drawings, games and claims older than `older_than` seconds, a slice at a time; how many went."""
         limit, gone = time.time() - older_than, 0
         with os.scandir(self.folder) as entries:
-            for entry in entries:
+            for seen, entry in enumerate(entries, start=1):
+                if seen % SWEEP_SLICE == 0:
+                    time.sleep(0)
                 try:
                     if entry.stat().st_mtime < limit:
                         os.unlink(entry.path)

@@ -3,6 +3,7 @@ for its drawing; the folder they share is made for one run of the server and gon
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 import time
@@ -240,6 +241,60 @@ def test_old_drawings_and_claims_are_swept(tmp_path: Path) -> None:
     assert cache.claim(("a", 2))
     assert cache.sweep(older_than=3600) == 0 and cache.get(("a", 1)) == ("old",)
     assert cache.sweep(older_than=-1) == 2 and cache.get(("a", 1)) is None and list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_goes_beside_the_write_that_finds_it_due_and_one_process_sweeps_each_period(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that finds a sweep due returns at once, the sweep going on beside it; the server's other process,
+    finding it due too, leaves the period's sweep to the first."""
+    first, second = HostCache(tmp_path), HostCache(tmp_path)
+    first.put(("a", 1), ("old",))
+    now = time.time()
+    (old,) = tmp_path.iterdir()
+    os.utime(old, (now - 2 * host_cache.KEPT_SECONDS,) * 2)
+    monkeypatch.setattr(host_cache.time, "time", lambda: now)  # one sweeping period for both processes
+    sweeping, may_finish, swept = threading.Event(), threading.Event(), []
+
+    def slow_sweep(older_than: float = host_cache.KEPT_SECONDS) -> int:
+        sweeping.set()
+        may_finish.wait(10)
+        swept.append(HostCache.sweep(first, older_than))
+        return swept[-1]
+
+    started: list[tuple[HostCache, bool]] = []
+    sweep_soon = HostCache.sweep_soon
+
+    def noted(cache: HostCache) -> threading.Thread | None:
+        sweeping_now = sweep_soon(cache)
+        started.append((cache, sweeping_now is not None))
+        return sweeping_now
+
+    monkeypatch.setattr(first, "sweep", slow_sweep)
+    monkeypatch.setattr(HostCache, "sweep_soon", noted)
+    first.next_sweep = second.next_sweep = 0
+    first.put(("a", 2), ("new",))
+    assert sweeping.wait(10) and not swept  # the write is done; its sweep is not
+    second.put(("a", 3), ("newer",))
+    assert started == [(first, True), (second, False)]
+    assert second.next_sweep > time.monotonic()  # not due again for a while, though it did not sweep
+    may_finish.set()
+    for _ in range(1000):
+        if swept:
+            break
+        time.sleep(0.01)
+    assert swept == [1] and first.get(("a", 1)) is None and first.get(("a", 3)) == ("newer",)
+
+
+def test_a_sweep_lets_the_process_go_on_between_slices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the server a sweep of thousands of files yields every slice, so the process's requests and streams
+    are not held up until it is done (`time.sleep(0)` is gevent's there)."""
+    cache = HostCache(tmp_path)
+    for number in range(2 * host_cache.SWEEP_SLICE + 1):
+        cache.put(("a", number), number)
+    pauses: list[float] = []
+    monkeypatch.setattr(host_cache.time, "sleep", pauses.append)
+    assert cache.sweep(older_than=-1) == 2 * host_cache.SWEEP_SLICE + 1
+    assert pauses == [0, 0] and list(tmp_path.iterdir()) == []
 
 
 def test_the_server_makes_its_workers_a_folder_for_one_run_and_removes_it(tmp_path: Path) -> None:
