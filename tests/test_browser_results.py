@@ -153,3 +153,36 @@ def test_a_refusal_goes_to_the_players_concerned(browser, live_server: str) -> N
     ben.get_by_role("button", name="Done").click()
     for page in (host, *phones.values()):
         expect(page.get_by_role("heading", name="Hand 2 of 10")).to_be_visible()
+
+
+# Taps a bid key of the next hand's card the moment the push puts it on the page (in the same turn of the page's
+# work, as a quick thumb on a slow phone does within the frames after it shows), and notes where the tap went.
+TAP_AS_IT_SHOWS = """(hand) => {
+  const sent = [];
+  document.addEventListener("htmx:beforeRequest", ({ detail }) => sent.push(detail.requestConfig.path));
+  new MutationObserver((changes, observer) => {
+    const key = document.querySelector(`#card form.numpad.mine[action$='/hands/${hand}/bid'] button[value='1']`);
+    if (!key) return;
+    observer.disconnect();
+    key.click();
+    window.tappedAsItShowed = sent;
+  }).observe(document.body, { childList: true, subtree: true, attributes: true });
+}"""
+
+
+def test_a_bid_tapped_as_the_next_hand_shows_goes_to_that_hand(browser, live_server: str) -> None:
+    """The card of the next hand, pushed when the last result went in, is the card a tap goes from at once: the
+    results form it was morphed from (the same element) no longer sends to the hand before."""
+    from playwright.sync_api import expect
+
+    host, phones = start_table(browser, live_server, 1)
+    bid(phones, {"Anne": 0, "Ben": 1, "Cara": 0})
+    anne = phones["Anne"]
+    phones["Ben"].get_by_role("button", name="Done").click()
+    phones["Cara"].get_by_role("button", name="Done").click()
+    anne.evaluate(TAP_AS_IT_SHOWS, 2)
+    anne.get_by_role("button", name="Done").click()
+    sent = anne.wait_for_function("() => window.tappedAsItShowed").json_value()
+    assert sent and sent[-1].endswith("/hands/2/bid"), sent
+    expect(anne.locator("#main").get_by_text("Your bid is 1.")).to_be_visible()
+    expect(anne.locator("#waiting-taps")).to_have_text("")
