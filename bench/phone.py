@@ -30,6 +30,8 @@ TAP_UNTIL_SHOWN = """async ([selector, words]) => {
   const start = performance.now();
   document.querySelector(selector).click();
   while (!document.querySelector('#main').innerText.includes(words)) {
+    // A tap whose answer never shows (refused, lost) is what this measures not to happen: said, not waited for.
+    if (performance.now() - start > 10000) return null;
     await new Promise((done) => requestAnimationFrame(done));
   }
   await new Promise((done) => requestAnimationFrame(done));
@@ -71,6 +73,9 @@ def run(args: argparse.Namespace) -> None:
             def timed(selector: str, words: str) -> tuple[float, int]:
                 sent.clear()
                 elapsed = anne.evaluate(TAP_UNTIL_SHOWN, [selector, words])
+                if elapsed is None:
+                    waiting = anne.locator("#waiting-taps").text_content()
+                    raise SystemExit(f"a tap on {selector} never showed {words!r} in 10 s: {waiting!r}")
                 anne.wait_for_timeout(300)  # anything the tap set off has left by now
                 return elapsed, sum(method in ("GET", "POST") for method in sent)
 
