@@ -261,13 +261,12 @@ def test_a_sweep_goes_beside_the_write_that_finds_it_due_and_one_process_sweeps_
         swept.append(HostCache.sweep(first, older_than))
         return swept[-1]
 
-    started: list[tuple[HostCache, bool]] = []
+    started: list[tuple[HostCache, threading.Thread | None]] = []
     sweep_soon = HostCache.sweep_soon
 
     def noted(cache: HostCache) -> threading.Thread | None:
-        sweeping_now = sweep_soon(cache)
-        started.append((cache, sweeping_now is not None))
-        return sweeping_now
+        started.append((cache, sweep_soon(cache)))
+        return started[-1][1]
 
     monkeypatch.setattr(first, "sweep", slow_sweep)
     monkeypatch.setattr(HostCache, "sweep_soon", noted)
@@ -275,13 +274,12 @@ def test_a_sweep_goes_beside_the_write_that_finds_it_due_and_one_process_sweeps_
     first.put(("a", 2), ("new",))
     assert sweeping.wait(10) and not swept  # the write is done; its sweep is not
     second.put(("a", 3), ("newer",))
-    assert started == [(first, True), (second, False)]
+    assert [(cache, thread is not None) for cache, thread in started] == [(first, True), (second, False)]
     assert second.next_sweep > time.monotonic()  # not due again for a while, though it did not sweep
     may_finish.set()
-    for _ in range(1000):
-        if swept:
-            break
-        time.sleep(0.01)
+    sweeping_thread = started[0][1]
+    assert sweeping_thread is not None
+    sweeping_thread.join(10)
     assert swept == [1] and first.get(("a", 1)) is None and first.get(("a", 3)) == ("newer",)
 
 
