@@ -5,8 +5,11 @@ from __future__ import annotations
 import gzip
 import zlib
 
+import pytest
+
 from scorekeeper.event_stream import SharedEvent, gzipped, plain
 from scorekeeper.games import VersionCache
+from scorekeeper.views.table import event
 
 
 def table(edition: int) -> SharedEvent:
@@ -74,3 +77,30 @@ def test_the_events_of_one_wake_leave_as_one_chunk_and_read_as_if_sent_apart() -
     assert together[1].startswith(apart[1]) and together[1] == apart[1] + apart[2]
     assert gzip.decompress(b"".join(together)) == gzip.decompress(b"".join(apart))
     assert "".join(plain([(table(1), card("Anne", 1))])) == table(1).text + card("Anne", 1)
+
+
+def read_as_a_browser(text: str) -> list[tuple[str, str]]:
+    """The (event, data) pairs an EventSource makes of `text`, by the event stream format's own rules: a line ends
+    at CRLF, CR or LF; a blank line ends an event; its `data:` lines are joined with LF."""
+    events, name, data = [], "message", []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if not line:
+            if data:
+                events.append((name, "\n".join(data)))
+            name, data = "message", []
+        elif line.startswith("event: "):
+            name = line[len("event: "):]
+        elif line.startswith("data: "):
+            data.append(line[len("data: "):])
+    return events
+
+
+@pytest.mark.parametrize("html", ['<div id="card">\n  <p>Anne</p>\n</div>\n', "<p>one line</p>", "",
+                                  "<p>a</p>\r\n<p>b</p>\r<p>c</p>\n\n<p>after a blank line</p>"])
+def test_an_event_carries_its_part_line_by_line_as_the_browser_reads_it_back(html: str) -> None:
+    sent = event("card", html, 7)
+    assert sent.startswith("id: 7\nevent: card\n") and sent.endswith("\n\n")
+    # Every line of the part arrives (line ends as LF, the last one left off as the browser leaves it off).
+    expected = html.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n").replace(
+        '<div id="card"', '<div id="card" hx-swap-oob="morph"')
+    assert read_as_a_browser(sent) == [("card", expected)]
