@@ -100,3 +100,31 @@ def test_a_dracula_set_of_six_rounds_on_two_phones(browser, live_server: str) ->
     for width in (320, 390):
         phones["Ben"].set_viewport_size({"width": width, "height": PHONE["height"]})
         assert phones["Ben"].evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_game_s_styles_and_scripts_come_once_as_htmx_opens_its_pages(browser, live_server: str) -> None:
+    """htmx opens a game's pages under the frame; each brings the game's styles and scripts, which the frame takes
+    by a morph: one new to it loads and runs, one it has stays as it is, neither fetched nor run again."""
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    fetched: list[str] = []
+    host.on("request", lambda request: fetched.append(request.url.split("?")[0].rsplit("/", 1)[-1]))
+    host.goto(live_server + "/games/new/dracula")
+    host.fill("#player-0", "Anne")
+    host.fill("#player-1", "Ben")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Set 1, round 1 of 6")).to_be_visible()
+    # Opened by htmx from the new game's page: the coffin's script, new to the frame, ran; its style is in.
+    assert host.evaluate("window.draculaCoffin") is True
+    assert host.locator("#game-assets script").count() == 1
+    assert fetched.count("coffin.js") == 1 and fetched.count("coffin.css") == 1
+    host.evaluate("document.querySelector('#game-assets script').keptFromTheStart = true")
+    # The rules and back: the rules' own style comes and goes, the game's stay the very same elements.
+    host.get_by_role("link", name="Rules").click()
+    expect(host.locator("#game-assets link[href*='rules.css']")).to_have_count(1)
+    host.get_by_role("link", name="Back to the game").click()
+    expect(host.get_by_role("heading", name="Set 1, round 1 of 6")).to_be_visible()
+    expect(host.locator("#game-assets link[href*='rules.css']")).to_have_count(0)
+    assert host.evaluate("document.querySelector('#game-assets script').keptFromTheStart") is True
+    assert fetched.count("coffin.js") == 1 and fetched.count("coffin.css") == 1 and fetched.count("rules.css") == 1

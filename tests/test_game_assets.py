@@ -51,7 +51,7 @@ def test_a_game_s_assets_come_with_the_frame_and_never_with_a_tap(app: Flask, ga
     assert not ASSET.search(main_part(page))
     # Opened by htmx (a link, a new game's redirect), the page brings them out of band, into the frame.
     opened = host.get(url, headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert '<div id="game-assets" hx-swap-oob="true">' in opened
+    assert '<div id="game-assets" hx-swap-oob="morph">' in opened
     assert all(href in assets_block(opened) for href in wanted)
     # A tap's answer is the page's part alone: no style, no script, nothing to load again.
     answer = host.post(url + path, data=form, headers={"HX-Request": "true"})

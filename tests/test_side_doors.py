@@ -302,6 +302,17 @@ def test_the_language_picker_returns_to_the_page(client: FlaskClient) -> None:
     assert response.headers["Location"] == "/games/new?x=1"
 
 
+def test_the_language_picker_returns_to_the_page_the_browser_shows(client: FlaskClient) -> None:
+    """htmx opened another page under the header: the browser's Referer names it, the form still names the first."""
+    response = client.post("/language", data={"language": "de", "next": "/"},
+                           headers={"Referer": "http://localhost/games/new?x=1"})
+    assert response.headers["Location"] == "/games/new?x=1"
+    # A Referer whose path would leave the site is not followed: the form's page is.
+    for referer in ("http://localhost//evil.example", "http://localhost/\\evil.example"):
+        response = client.post("/language", data={"language": "de", "next": "/join"}, headers={"Referer": referer})
+        assert response.headers["Location"] == "/join", referer
+
+
 def test_the_table_sees_who_must_bid_again_after_changing_phones(app: Flask, client: FlaskClient, seated) -> None:
     url, anne = seated
     anne.post(f"{url}/hands/1/bid", data={"bid": 4})

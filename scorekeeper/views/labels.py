@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -67,12 +68,13 @@ def header_name(game: Any = None) -> str:
     return gettext(kind.TITLE) if kind is not None else gettext("Skull King")
 
 
-def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str, str]]:
     """The style sheets and scripts of the game a page shows and of the page itself (`page`: endpoint, filename), as
-    the frame loads them: ("style" or "script", address)."""
+    the frame loads them: ("style" or "script", address, the element's id)."""
     kind = _kind_shown(game)
     own = kind.ASSETS if kind is not None else ()
-    return [("script" if filename.endswith(".js") else "style", url_for(endpoint, filename=filename))
+    return [("script" if filename.endswith(".js") else "style", url_for(endpoint, filename=filename),
+             "asset-" + re.sub(r"[^A-Za-z0-9]+", "-", f"{endpoint} {filename}"))
             for endpoint, filename in (*own, *page)]
 
 
@@ -97,6 +99,18 @@ FRAME_SCRIPT = "app.js"
 FRAME_SCRIPTS = ("htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.min.js", "idiomorph-ext-0.8.0.min.js", "app/page.js",
                  "app/taps.js", "app/pushes.js", "app/announce.js", "app/keypad.js")
 
+# htmx's settings, in the frame's `htmx-config` meta tag (read by htmx as it starts): a refused form (422) is drawn
+# as a page, another refusal is said in words by the page script's taps; a tap with no answer in 20 s waits; no
+# eval, no inline style. What a swap brings is set up at once (no settle delay: the app has no transitions to wait
+# for): a form the morph turned into the next hand's must send there from its first tap, not to the hand before
+# until htmx settles.
+HTMX_CONFIG = {
+    "responseHandling": [{"code": "204", "swap": False}, {"code": "[23]..", "swap": True},
+                         {"code": "422", "swap": True}, {"code": "[45]..", "swap": False, "error": True}],
+    "scrollIntoViewOnBoost": False, "timeout": 20000, "includeIndicatorStyles": False, "allowEval": False,
+    "defaultSettleDelay": 0,
+}
+
 # Each language in its own words, so everyone finds theirs.
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano"))
 
@@ -110,6 +124,7 @@ def init_app(app: Flask) -> None:
         now_ms=lambda: int(time.time() * 1000),
         language_names=LANGUAGE_NAMES,
         frame_script=FRAME_SCRIPT,
+        htmx_config=HTMX_CONFIG,
         join_names=join_names,
         game_label=game_label,
         finished_on=finished_on,

@@ -153,8 +153,13 @@ def same_site_path(target: str) -> str | None:
 
 @bp.post("/language")
 def language():
-    """Remember the language the player picked."""
+    """Remember the language the player picked, and show the page it was picked on again."""
     chosen = request.form.get("language", "")
     if chosen in current_app.config["LANGUAGES"]:
         session["language"] = chosen
-    return see_other(same_site_path(request.form.get("next", "")) or url_for("pages.index"))
+    # The page the browser shows (its Referer: htmx swaps pages under the header, whose form names the page it was
+    # drawn with), else the form's.
+    shown = urlsplit(request.referrer or "")
+    page_shown = shown.path + (f"?{shown.query}" if shown.query else "") if shown.netloc == request.host else ""
+    return see_other(same_site_path(page_shown) or same_site_path(request.form.get("next", ""))
+                     or url_for("pages.index"))

@@ -7,15 +7,6 @@
 (() => {
   "use strict";
   const sk = window.sk = {};
-  // htmx's settings, set before it starts (kept here, not in every page): a refused form (422) is drawn as a page,
-  // another refusal is said in words by the taps; a tap with no answer in 20 s waits; no eval, no inline style.
-  // What a swap brings is set up at once (no settle delay: the app has no transitions to wait for): a form the morph
-  // turned into the next hand's must send there from its first tap, not to the hand before until htmx settles.
-  Object.assign(htmx.config, {
-    responseHandling: [{ code: "204", swap: false }, { code: "[23]..", swap: true }, { code: "422", swap: true },
-                       { code: "[45]..", swap: false, error: true }],
-    scrollIntoViewOnBoost: false, timeout: 20000, includeIndicatorStyles: false, allowEval: false, defaultSettleDelay: 0,
-  });
   const byId = sk.byId = (id) => document.getElementById(id);
   const main = (selector) => document.querySelector("#main " + selector);
   sk.textOf = (element) => element ? element.textContent.replace(/\s+/g, " ").trim() : "";
@@ -51,10 +42,6 @@
     }
     const share = target.closest("[data-share]");
     if (share) sk.load(share.dataset.script).then(() => shareResult(share));
-  });
-  // The header stays while htmx swaps pages under it: send the page being shown now.
-  document.addEventListener("submit", ({ target: form }) => {
-    if (form.classList.contains("language") && form.elements.next) form.elements.next.value = location.pathname + location.search;
   });
 
   // --- What the morph keeps. `keeping`: the redraw under way is not the answer to the player's own tap (a push, an
@@ -255,11 +242,4 @@
     }
   }
   document.addEventListener("visibilitychange", keepAwake);
-
-  // A page opened by htmx brings its game's and its own styles and scripts (out of band): those the frame has
-  // already stay as they are, neither fetched nor run again.
-  document.addEventListener("htmx:oobBeforeSwap", ({ detail }) => {
-    const next = detail.fragment.firstElementChild;
-    if (detail.target.id === "game-assets" && next?.innerHTML === detail.target.innerHTML) detail.shouldSwap = false;
-  });
 })();
