@@ -116,6 +116,7 @@ def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> 
     folder = app.static_folder
     assert folder is not None
     kept = dict(bundles or {})
+    app.extensions["asset_bundles"] = kept
     app.view_functions["static"] = lambda filename: send_asset(folder, filename, kept)
 
     # A file's fingerprint, once per process: a page names the frame's script (eight files) and its sheets each time

@@ -171,8 +171,11 @@ def serve_app(app: Flask, host: str, port: int, ready: Callable[[int], None], lo
     from flask_migrate import upgrade
     from gevent.pywsgi import WSGIServer
 
+    from .warm import warm_up
+
     with app.app_context():
         upgrade()
+    warm_up(app)
     handler = {"handler_class": handler_class} if handler_class is not None else {}
     server = WSGIServer((host, port), app, log=log, **handler)
     server.init_socket()

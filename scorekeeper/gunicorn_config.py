@@ -50,11 +50,17 @@ control_socket_disable = True
 
 
 def post_worker_init(worker) -> None:
-    """Collect garbage seldom; on SIGTERM, end this worker's live streams and its idle keep-alive connections at
-    once."""
+    """Make the worker ready before it takes a request; collect garbage seldom; on SIGTERM, end this worker's live
+    streams and its idle keep-alive connections at once."""
     import gc
     import signal
     import time
+
+    from scorekeeper.warm import warm_up
+
+    # Its first requests would compile the templates and compress the static files, holding up every request and
+    # stream the worker has meanwhile (the first players after a start or a deploy; a benchmark's first table).
+    warm_up(worker.wsgi)
 
     # A full collection walks every object of the worker (hundreds of open streams and their
     # state) and holds up all of its requests and streams while it does: 75-215 ms each,

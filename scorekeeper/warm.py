@@ -1,0 +1,34 @@
+"""A server's process made ready before it takes its first request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel import Locale
+from flask import Flask, url_for
+from flask_babel import force_locale, get_translations
+from sqlalchemy.orm import configure_mappers
+
+
+def warm_up(app: Flask) -> None:
+    """Do what a new process's first requests would otherwise do while players wait (a few hundred milliseconds,
+    holding up every request the process has then): every template compiled, the database models set up, every
+    language's words and formats loaded, every static file read, minified, compressed and fingerprinted (a
+    bundle's parts go out only within it: `assets.init_app`)."""
+    for name in app.jinja_env.list_templates():
+        app.jinja_env.get_template(name)
+    configure_mappers()
+    with app.test_request_context():
+        for language in app.config["LANGUAGES"]:
+            with force_locale(language):
+                get_translations()
+            # How lists and dates are written in each language, which Babel reads from its data on first use.
+            Locale.parse(language).list_patterns  # noqa: B018
+            Locale.parse(language).date_formats  # noqa: B018
+        bundles: dict[str, list[str]] = app.extensions.get("asset_bundles", {})
+        in_bundles = {part for parts in bundles.values() for part in parts}
+        assert app.static_folder is not None
+        static = Path(app.static_folder)
+        files = [path.relative_to(static).as_posix() for path in sorted(static.rglob("*")) if path.is_file()]
+        for filename in [*bundles, *(name for name in files if name not in in_bundles)]:
+            url_for("static", filename=filename)
