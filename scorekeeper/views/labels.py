@@ -99,18 +99,6 @@ FRAME_SCRIPT = "app.js"
 FRAME_SCRIPTS = ("htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.min.js", "idiomorph-ext-0.8.0.min.js", "app/page.js",
                  "app/taps.js", "app/pushes.js", "app/announce.js", "app/keypad.js")
 
-# htmx's settings, in the frame's `htmx-config` meta tag (read by htmx as it starts): a refused form (422) is drawn
-# as a page, another refusal is said in words by the page script's taps; a tap with no answer in 20 s waits; no
-# eval, no inline style. What a swap brings is set up at once (no settle delay: the app has no transitions to wait
-# for): a form the morph turned into the next hand's must send there from its first tap, not to the hand before
-# until htmx settles.
-HTMX_CONFIG = {
-    "responseHandling": [{"code": "204", "swap": False}, {"code": "[23]..", "swap": True},
-                         {"code": "422", "swap": True}, {"code": "[45]..", "swap": False, "error": True}],
-    "scrollIntoViewOnBoost": False, "timeout": 20000, "includeIndicatorStyles": False, "allowEval": False,
-    "defaultSettleDelay": 0,
-}
-
 # Each language in its own words, so everyone finds theirs.
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano"))
 
@@ -124,7 +112,6 @@ def init_app(app: Flask) -> None:
         now_ms=lambda: int(time.time() * 1000),
         language_names=LANGUAGE_NAMES,
         frame_script=FRAME_SCRIPT,
-        htmx_config=HTMX_CONFIG,
         join_names=join_names,
         game_label=game_label,
         finished_on=finished_on,

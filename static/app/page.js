@@ -7,6 +7,15 @@
 (() => {
   "use strict";
   const sk = window.sk = {};
+  // htmx's settings, set before it starts (kept here, not in every page): a refused form (422) is drawn as a page,
+  // another refusal is said in words by the taps; a tap with no answer in 20 s waits; no eval, no inline style.
+  // What a swap brings is set up at once (no settle delay: the app has no transitions to wait for): a form the morph
+  // turned into the next hand's must send there from its first tap, not to the hand before until htmx settles.
+  Object.assign(htmx.config, {
+    responseHandling: [{ code: "204", swap: false }, { code: "[23]..", swap: true }, { code: "422", swap: true },
+                       { code: "[45]..", swap: false, error: true }],
+    scrollIntoViewOnBoost: false, timeout: 20000, includeIndicatorStyles: false, allowEval: false, defaultSettleDelay: 0,
+  });
   const byId = sk.byId = (id) => document.getElementById(id);
   const main = (selector) => document.querySelector("#main " + selector);
   sk.textOf = (element) => element ? element.textContent.replace(/\s+/g, " ").trim() : "";
