@@ -37,9 +37,9 @@ def first_pages(app: Flask) -> None:
         assert phone.get(url, headers=HTMX).status_code in (200, 303), game
 
 
-def test_a_warmed_up_process_compiles_and_compresses_nothing_for_its_first_pages(app: Flask) -> None:
-    warm_up(app)
-    compiled: list[Any] = []
+def compiled_from_now(app: Flask) -> list[str | None]:
+    """The names of the templates the app compiles from now on, as it compiles them."""
+    compiled: list[str | None] = []
     compile_template = app.jinja_env.compile
 
     def noted(source: str, name: str | None = None, *args: Any, **kwargs: Any) -> Any:
@@ -47,6 +47,12 @@ def test_a_warmed_up_process_compiles_and_compresses_nothing_for_its_first_pages
         return compile_template(source, name, *args, **kwargs)
 
     app.jinja_env.compile = noted  # type: ignore[method-assign]
+    return compiled
+
+
+def test_a_warmed_up_process_compiles_and_compresses_nothing_for_its_first_pages(app: Flask) -> None:
+    warm_up(app)
+    compiled = compiled_from_now(app)
     files, bundles = assets.load_asset.cache_info().misses, assets.load_bundle.cache_info().misses
     first_pages(app)
     assert compiled == []
@@ -56,13 +62,6 @@ def test_a_warmed_up_process_compiles_and_compresses_nothing_for_its_first_pages
 
 def test_without_it_the_first_pages_would_compile_and_compress(app: Flask) -> None:
     """Not a vacuous check: the same first pages of a process not warmed up do both."""
-    compiled: list[Any] = []
-    compile_template = app.jinja_env.compile
-
-    def noted(source: str, name: str | None = None, *args: Any, **kwargs: Any) -> Any:
-        compiled.append(name)
-        return compile_template(source, name, *args, **kwargs)
-
-    app.jinja_env.compile = noted  # type: ignore[method-assign]
+    compiled = compiled_from_now(app)
     first_pages(app)
     assert compiled and assets.load_asset.cache_info().misses and assets.load_bundle.cache_info().misses
