@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from babel import Locale
@@ -25,7 +26,7 @@ def warm_up(app: Flask) -> None:
             # How lists and dates are written in each language, which Babel reads from its data on first use.
             Locale.parse(language).list_patterns  # noqa: B018
             Locale.parse(language).date_formats  # noqa: B018
-        bundles: dict[str, list[str]] = app.extensions.get("asset_bundles", {})
+        bundles: Mapping[str, Sequence[str]] = app.extensions.get("asset_bundles", {})
         in_bundles = {part for parts in bundles.values() for part in parts}
         assert app.static_folder is not None
         static = Path(app.static_folder)
