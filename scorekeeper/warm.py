@@ -24,8 +24,9 @@ def warm_up(app: Flask) -> None:
             with force_locale(language):
                 get_translations()
             # How lists and dates are written in each language, which Babel reads from its data on first use.
-            Locale.parse(language).list_patterns  # noqa: B018
-            Locale.parse(language).date_formats  # noqa: B018
+            locale = Locale.parse(language)
+            locale.list_patterns  # noqa: B018
+            locale.date_formats  # noqa: B018
         bundles: Mapping[str, Sequence[str]] = app.extensions.get("asset_bundles", {})
         in_bundles = {part for parts in bundles.values() for part in parts}
         assert app.static_folder is not None

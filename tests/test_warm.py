@@ -25,8 +25,8 @@ def app(every_game_app: Flask) -> Flask:
 
 
 def first_pages(app: Flask) -> None:
-    """What the first players of a new process ask for: the start page, every game's new-game page, a game of each
-    kind made and its page opened whole and by htmx, a phone's join page, the pad and the big screen."""
+    """What the first players of a new process ask for: the start page, then a game of each kind made, and its
+    join page, its page whole and by htmx, its pad and its big screen."""
     visitor = app.test_client()
     visitor.get("/")
     for game in sorted(SCENARIOS):
