@@ -188,3 +188,32 @@ def test_importing_from_the_start_page_puts_the_games_address_in_the_bar(browser
     page.reload()
     expect(page.get_by_role("heading", name="Hand 2 of 2")).to_be_visible()
     page.close()
+
+
+def test_a_stepper_stops_at_its_bounds(browser, live_server: str) -> None:
+    """The host's − and + keys of a count go no lower than its least and no higher than its most: no fewer than 0
+    tricks, no more than the one card of hand 1; each tap saved as typing would be."""
+    from playwright.sync_api import expect
+
+    from tests.browser import host_bids, new_classic_game
+
+    host = new_classic_game(browser, live_server, ("Anne", "Ben"))
+    host_bids(host, {0: 0, 1: 1})
+    expect(host.locator(".bids-total")).to_have_text("Bids: 1 for 1 trick")
+    tricks = host.locator("#tricks-1")
+    less = host.get_by_role("button", name="Less – Tricks won by Ben")
+    more = host.get_by_role("button", name="More – Tricks won by Ben")
+    less.click()
+    expect(tricks).to_have_value("0")
+    more.click()
+    more.click()
+    expect(tricks).to_have_value("1")
+    less.click()
+    less.click()
+    expect(tricks).to_have_value("0")
+    # The last tap is saved (its draft sent once the taps pause): the page drawn anew shows it.
+    with host.expect_response(lambda response: response.request.method == "POST"):
+        more.click()
+    expect(tricks).to_have_value("1")
+    host.reload()
+    expect(host.locator("#tricks-1")).to_have_value("1")

@@ -5,13 +5,11 @@
   "use strict";
   const announced = {};
   let problemsSaid = [];
-  // A standing live region says `text`: emptied first when it holds it already, so it is said again.
+  // A standing live region says `text`: emptied first, so that it is said again when it holds it already.
   function say(region, text) {
-    if (!region || !text) return;
-    if (region.textContent === text) {
-      region.textContent = "";
-      setTimeout(() => { region.textContent = text; }, 50);
-    } else region.textContent = text;
+    if (!text) return;
+    region.textContent = "";
+    setTimeout(() => { region.textContent = text; }, 50);
   }
   // `when`: "load" (a page opened: what it shows is read by the reader, nothing is said), "reply" (the answer to
   // this browser's own request), "redraw" (a push, an autosave). What changed is said once: a news item whose text

@@ -7,9 +7,7 @@
     const input = sk.byId(step ? step.getAttribute("aria-controls") : setter?.dataset.set);
     if (!input) return;
     if (step) {
-      const bound = (name, none) => input[name] === "" ? none : parseInt(input[name], 10);
-      const next = (parseInt(input.value || "0", 10) || 0) + parseInt(step.dataset.step, 10);
-      input.value = Math.min(bound("max", Infinity), Math.max(bound("min", -Infinity), next));
+      if (step.dataset.step < 0) input.stepDown(); else input.stepUp();
       input.closest(".count-face")?.classList.toggle("counted", input.value !== "0");
     } else input.value = setter.dataset.value;
     sk.changed(input);

@@ -105,7 +105,6 @@
     document.querySelectorAll("details[data-remember]").forEach((details) => {
       if (sk.stored("open:" + details.dataset.remember) === "1") details.open = true;
     });
-    readClock();
     runCount();
     sk.announce?.({ load: "load", visit: "load", again: "reply", reply: "reply" }[how] || "redraw");
     if (how !== "load") focus(how);
@@ -144,7 +143,6 @@
     sk.redrawn(how);
   });
   document.addEventListener("DOMContentLoaded", () => sk.redrawn("load"));
-  addEventListener("load", showResultCard);
   // The service worker keeps the app's files and its offline page (only over HTTPS or on this computer).
   navigator.serviceWorker?.register(document.body.dataset.sw).catch(() => {});
 
@@ -152,8 +150,7 @@
   // (`data-focus-here`), else to a problem that concerns this player, else to the heading. A new problem for this
   // player takes the focus wherever it was, so it is heard and can be acted on at once.
   function myProblem() {
-    const within = byId("card") || byId("main");
-    return [...within?.querySelectorAll(".problems") || []].find(sk.textOf) || null;
+    return [...(byId("card") || byId("main")).querySelectorAll(".problems")].find(sk.textOf) || null;
   }
   function focusOn(candidates, scroll) {
     for (const target of candidates) {
@@ -165,23 +162,18 @@
   }
   function focus(how) {
     const problem = myProblem(), active = document.activeElement, opened = how === "visit" || how === "again";
-    if (!byId("main")) return;
     if (problem && (how === "reply" || sk.textOf(problem) !== problemBefore)) return focusOn([problem], true);
     if (!opened && active && active !== document.body && document.body.contains(active)) return;
     focusOn([main("[data-focus-here]"), problem, main("h1"), byId("main")], opened);
   }
 
   // --- "YO… HO… HO!" until the moment the bids show, on the server's clock; the stream pushes them then.
-  let clockOffset = 0, clockRead = null;  // server time minus this device's time, and the page it was read from
-  function readClock() {
-    // Once per page the server drew: its clock is that of the moment it was sent (a push leaves it as it was).
-    const now = byId("live")?.dataset.now;
-    if (!now || now === clockRead) return;
-    clockRead = now;
-    clockOffset = parseInt(now, 10) - Date.now();
-  }
+  let clockOffset = 0;  // server time minus this device's time
   function runCount() {
-    const count = document.querySelector("[data-reveal-at]");
+    // Once per page the server drew: its clock is that of the moment it was sent, read once (a push brings none).
+    const live = byId("live"), count = document.querySelector("[data-reveal-at]");
+    if (live?.dataset.now) clockOffset = parseInt(live.dataset.now, 10) - Date.now();
+    delete live?.dataset.now;
     // A count the morph kept runs on; one for another moment (a bid changed) starts again.
     if (!count || count.dataset.running === count.dataset.revealAt) return;
     const mine = count.dataset.running = count.dataset.revealAt;
@@ -189,27 +181,19 @@
     const words = (count.dataset.words || count.textContent).split("|");
     const total = Math.max(parseInt(mine, 10) - clockOffset - Date.now(), 250);
     const start = Date.now(), step = total / words.length;
-    const current = () => document.body.contains(count) && count.dataset.running === mine;
-    // Each word felt once and in order, even when a busy phone's tick comes late and shows two at once.
     let felt = 0;
-    const feelWords = (shown) => {
-      for (; felt < shown; felt++) sk.feel(felt === 0 ? "yo" : felt < words.length - 1 ? "ho" : "ho2");
-    };
     (function tick() {
-      if (!current()) return;
       const elapsed = Date.now() - start, shown = Math.min(words.length, Math.floor(elapsed / step) + 1);
-      const text = words.slice(0, shown).join(" ");
-      if (count.textContent !== text) count.textContent = text;
-      feelWords(shown);
-      // The bids come with the stream: one that was down sends them when it is back.
-      if (elapsed < total) setTimeout(tick, 100);
+      if (document.body.contains(count) && count.dataset.running === mine) {
+        const text = words.slice(0, shown).join(" ");
+        if (count.textContent !== text) count.textContent = text;
+      } else if (document.querySelector("[data-reveal-at]")) return;  // counting again, to another moment
+      // Each word felt once and in order, even when a busy phone's tick comes late and shows two at once; the reveal
+      // at its moment, also when the bids the stream pushed have taken the count's place.
+      for (; felt < shown; felt++) sk.feel(felt === 0 ? "yo" : felt < words.length - 1 ? "ho" : "ho2");
+      if (elapsed < total) setTimeout(tick, Math.min(100, total - elapsed));
+      else sk.feel("reveal");
     })();
-    // The reveal is felt at its moment, unless the count started again meanwhile (a bid changed).
-    setTimeout(() => {
-      if (!current() && document.querySelector("[data-reveal-at]")) return;
-      feelWords(words.length);
-      sk.feel("reveal");
-    }, total);
   }
 
   // A phone whose result card opens (the bids shown, the page opened on it) shows it from its heading, once per
@@ -240,10 +224,8 @@
   // the page is hidden: taken again on return.
   let wakeLock = null, asking = false;
   function keepAwake() {
-    if (!byId("live")) {
-      wakeLock?.release().catch(() => {});
-      wakeLock = null;
-    } else if (!asking && (!wakeLock || wakeLock.released) && navigator.wakeLock && document.visibilityState === "visible") {
+    if (!byId("live")) wakeLock?.release();
+    else if (!asking && (!wakeLock || wakeLock.released) && navigator.wakeLock && document.visibilityState === "visible") {
       asking = true;
       // One lock at a time; one granted after the player left the game is let go at once.
       navigator.wakeLock.request("screen").then((lock) => { asking = false; wakeLock = lock; keepAwake(); },

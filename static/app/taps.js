@@ -6,7 +6,7 @@
 (() => {
   "use strict";
   let waiting = [];  // in the order tapped: {tap, verb, path, values, keepOpen, label, sending}
-  let keptGames = [], lostSince = null;
+  let keptGames = [], lostTimer = null;
   const paragraph = (text) => Object.assign(document.createElement("p"), { textContent: text });
   // randomUUID needs HTTPS, and a laptop at the table serves plain HTTP.
   const newTapId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -40,7 +40,6 @@
     Object.entries(byGame).forEach(([game, entries]) => sk.stored(game, JSON.stringify(entries)));
     keptGames = Object.keys(byGame);
     const box = sk.byId("waiting-taps");
-    if (!box) return;
     const lines = waiting.filter((entry) => !entry.keepOpen || !entry.sending).map((entry) =>
       (entry.label ? "“" + entry.label + "” " : "") + (entry.sending ? box.dataset.sending : box.dataset.waiting));
     if (Array.from(box.children, sk.textOf).join("|") !== lines.join("|")) box.replaceChildren(...lines.map(paragraph));
@@ -52,7 +51,6 @@
     try { kept = JSON.parse(sk.stored(game) || "[]"); } catch (e) { /* not ours: nothing kept */ }
     kept.forEach((entry) => findWaiting(entry.tap) < 0 && waiting.push({ ...entry, sending: false }));
     if (!kept.length) return;
-    if (!keptGames.includes(game)) keptGames.push(game);
     showWaiting();
     sendWaiting();
   }
@@ -60,7 +58,7 @@
   // said in words: what the app says of it.
   function refusedWith(html) {
     const box = sk.byId("waiting-taps"), message = sk.textOf(sk.parse(html).querySelector(".message, .problems, main p"));
-    if (!box || !message) return;
+    if (!message) return;
     const item = box.appendChild(paragraph(box.dataset.refused + " " + message));
     item.className = "refused";
     item.setAttribute("role", "alert");
@@ -105,18 +103,15 @@
 
   // The live stream down for two seconds shows the bar, until it is back (and pushes whatever changed meanwhile).
   function streamDown() {
-    if (lostSince !== null) return;
-    lostSince = Date.now();
-    setTimeout(() => {
-      const bar = sk.byId("lost-table");
-      if (bar && lostSince !== null && !bar.textContent) bar.textContent = bar.dataset.lost;
-    }, 2000);
+    const bar = sk.byId("lost-table");
+    lostTimer ??= setTimeout(() => { bar.textContent = bar.dataset.lost; }, 2000);
   }
   function streamBack() {
-    const bar = sk.byId("lost-table"), polite = sk.byId("announce-polite");
-    if (bar?.textContent && polite) polite.textContent = bar.dataset.back;
-    if (bar) bar.textContent = "";
-    lostSince = null;
+    const bar = sk.byId("lost-table");
+    if (bar.textContent) sk.byId("announce-polite").textContent = bar.dataset.back;
+    bar.textContent = "";
+    clearTimeout(lostTimer);
+    lostTimer = null;
     sendWaiting();
   }
 
