@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.shelf.skullking import rules
 from scorekeeper.shelf.skullking.rules import Entry, Hand, Table
-from tests.browser import PHONE, SCREENSHOTS, screenshot
+from tests.browser import PHONE, SCREENSHOTS, host_bids, new_classic_game, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -194,8 +194,6 @@ def test_a_stepper_stops_at_its_bounds(browser, live_server: str) -> None:
     """The host's − and + keys of a count go no lower than its least and no higher than its most: no fewer than 0
     tricks, no more than the one card of hand 1; each tap saved as typing would be."""
     from playwright.sync_api import expect
-
-    from tests.browser import host_bids, new_classic_game
 
     host = new_classic_game(browser, live_server, ("Anne", "Ben"))
     host_bids(host, {0: 0, 1: 1})
