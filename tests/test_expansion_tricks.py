@@ -62,6 +62,23 @@ def test_a_lone_kraken_destroys_the_trick_and_a_stingray_of_specials_is_discarde
     assert (nothing.outcome, nothing.winner, nothing.next_leader) == ("discarded", None, 0)
 
 
+@pytest.mark.parametrize(("written", "outcome", "leader"), [
+    ("yellow 3, yellow 9, kraken", "destroyed", 1),  # the would-be winner, not the player left of the Kraken's
+    ("yellow 9, kraken, yellow 3", "destroyed", 0),
+    ("kraken, stingray, pirate", "discarded", 1),  # the Stingray acts (the last monster): specials only
+    ("yellow 3, stingray, kraken, yellow 9", "destroyed", 3),  # without either monster the yellow 9 wins
+    ("white whale, kraken, walk the plank", "destroyed", 0),  # nothing left can win: the trick's leader
+    ("rosie, walk the plank: rosie, davy jones", "discarded", 0),  # Rosie walked; nothing can win: 0 leads again
+    ("walk the plank, rosie, last volley, then davy jones", "discarded", 0),
+])
+def test_who_leads_after_a_kraken_or_a_trick_nothing_wins(written: str, outcome: str, leader: int) -> None:
+    judgement = judged(written)
+    assert (judgement.outcome, judgement.winner, judgement.next_leader) == (outcome, None, leader)
+    shown = CliRunner().invoke(main, ["trick", "modern", "--expansion", "--json", written])
+    assert shown.exit_code == 0, shown.output
+    assert (json.loads(shown.output)["outcome"], json.loads(shown.output)["next_leader"]) == (outcome, leader)
+
+
 @pytest.mark.parametrize(("written", "said"), [
     ("wild 15, yellow 3", "The Wild 15 sets the suit here: name its colour (“wild 15 as yellow”)."),
     ("wild 15 as black, yellow 3", "The Wild 15 is green, yellow or purple, never “black”."),

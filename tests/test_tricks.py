@@ -29,6 +29,7 @@ EXAMPLES = [
     ("modern", "yellow 14, pirate, skull king, mermaid", "won", 3, 3, 50, []),
     ("modern", "black 2, pirate, yellow 14, skull king, white whale", "won", 2, 2, 10, []),
     ("modern", "white whale, pirate, mermaid", "discarded", None, 0, 0, []),
+    ("modern", "yellow 3, yellow 9, kraken", "destroyed", None, 1, 0, []),
     ("modern", "yellow 12, black 3, white whale, kraken", "destroyed", None, 1, 0, []),
     ("modern", "pirate, mermaid, green 14", "won", 0, 0, 30, []),
     ("modern", "loot, escape, escape", "won", 0, 0, 0, []),
@@ -53,6 +54,22 @@ def test_every_worked_example(ruleset: str, written: str, outcome: str, winner: 
     assert (document["outcome"], document["winner"], document["next_leader"], document["points"]) == \
         (outcome, winner, leader, points)
     assert document["captures"]["loot_from"] == loot
+
+
+@pytest.mark.parametrize(("written", "leader"), [
+    ("yellow 3, yellow 9, kraken", 1),  # not the player left of the Kraken's (0)
+    ("kraken, yellow 3, yellow 9", 2),
+    ("yellow 9, kraken, yellow 3", 0),
+    ("pirate, kraken, skull king", 2),
+    ("escape, kraken, escape", 0),
+    ("kraken, escape, escape", 1),  # the first Escape left: the Kraken was never played
+    ("white whale, kraken", 0),  # nothing left: the trick's own leader
+])
+def test_after_the_kraken_the_player_who_would_have_won_without_it_leads(written: str, leader: int) -> None:
+    """The publisher's FAQ (one print run's player aids said the player left of the Kraken's)."""
+    assert (judge("modern", parse_trick("modern", written)).next_leader) == leader
+    shown = CliRunner().invoke(main, ["trick", "modern", written, "--json"])
+    assert json.loads(shown.output)["next_leader"] == leader
 
 
 def test_the_json_of_the_rules_file() -> None:

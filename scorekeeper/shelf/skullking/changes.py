@@ -303,7 +303,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
                                     expansion=table.expansion)
     except tricks.TrickError as error:
         return refused(replace(error.problem, hand=number))
-    judgement = tricks.judge(table.ruleset, played, count, table.expansion)
+    judgement = tricks.judge(table.ruleset, played, table.expansion)
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
         return refused(Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
     earlier = [tricks.parse_trick(table.ruleset, trick, expansion=table.expansion) for trick in record.claimed]

@@ -109,7 +109,7 @@ def judge_trick(public_id: str):
             return Choice(card_label(card), css, None, text=text)
         return Choice(card_label(card), css, link(with_card(card)), text=text)
 
-    judgement = tricks.judge(table.ruleset, cards, count, table.expansion) if cards else None
+    judgement = tricks.judge(table.ruleset, cards, table.expansion) if cards else None
     seat_of = [table.players[(lead_seat + i) % count] for i in range(count)]
     me = visitor(game)
     plank = next((c for c in cards if c.kind == tricks.PLANK), None)

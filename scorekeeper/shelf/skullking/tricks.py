@@ -416,27 +416,24 @@ def _points(ruleset: str, captures: Captures) -> int:
     return sum(values.get(kind, 0) * count for kind, count in captures.as_bonuses().items())
 
 
-def judge(ruleset: str, cards: Sequence[Card], players: int | None = None, expansion: bool = False) -> Judgement:
-    """Judge one trick of `ruleset`: `cards` in the order played; `players` at the table (default: one card each)."""
+def judge(ruleset: str, cards: Sequence[Card], expansion: bool = False) -> Judgement:
+    """Judge one trick of `ruleset`: `cards` in the order played, the leader's first."""
     check_trick(ruleset, cards, expansion)
     if not cards:
         return Judgement("won", None, None, Problem(N_("No card played yet.")))
     if expansion:
-        return _judge_expansion(cards, players or len(cards))
-    count = players or len(cards)
+        return _judge_expansion(cards)
     kraken = next((i for i, c in enumerate(cards) if c.kind == KRAKEN), None)
     whale = next((i for i, c in enumerate(cards) if c.kind == WHITE_WHALE), None)
     led = suit_led(cards)
     off_suit = _off_suit(list(enumerate(cards)), led)
     # Both creatures in one trick: the second played acts, the first is an Escape.
     acting = max((i for i in (kraken, whale) if i is not None), default=None)
-    as_escapes = [Card(ESCAPE, name=c.kind) if c.kind in (KRAKEN, WHITE_WHALE) else c for c in cards]
     if acting is not None and acting == kraken:
-        if whale is not None:
-            # The FAQ: whoever would have won without either creature leads next.
-            leader, _ = _ordinary_winner(ruleset, as_escapes)
-        else:
-            leader = (kraken + 1) % count
+        # The publisher's FAQ: whoever would have won had the Kraken (and the White Whale) not been played leads
+        # next; one print run's player aids said the player left of the Kraken's.
+        calm = [i for i, c in enumerate(cards) if c.kind not in (KRAKEN, WHITE_WHALE)]
+        leader = calm[_ordinary_winner(ruleset, [cards[i] for i in calm])[0]] if calm else 0
         return Judgement("destroyed", None, leader, Problem(N_("The Kraken destroys the trick: nobody wins it.")),
                          led, off_suit)
     if acting is not None:
@@ -507,7 +504,7 @@ def _expansion_winner(cards: Sequence[Card]) -> tuple[int | None, Problem]:
     return None, Problem(N_("Nothing in this trick can win: it is discarded and the same player leads again."))
 
 
-def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
+def _judge_expansion(written: Sequence[Card]) -> Judgement:
     """Judge one trick of the modern rules with the Expansion Pack (rules: docs/rules.md)."""
     # Every card with the position of its player: the Last Volley's second card plays last, for the Volley's player.
     played = [(i, c) for i, c in enumerate(written)]
@@ -541,16 +538,13 @@ def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
     if monsters:
         # With several sea monsters the last played acts; the others are Escapes.
         acting = monsters[-1]
-        calm = [Card(ESCAPE, name=c.kind) if k in monsters else c for k, c in enumerate(cards)]
         kind = cards[acting].kind
         if kind == KRAKEN:
-            if len(monsters) > 1:
-                # As the base game's FAQ has it for the Kraken and the White Whale: whoever would have won with
-                # every monster an Escape leads next.
-                calm_winner, _ = _expansion_winner(calm)
-                leader = at(calm_winner if calm_winner is not None else 0)
-            else:
-                leader = (played[acting][0] + 1) % count
+            # The base game's FAQ, extended to every monster: whoever would have won had none of them been played
+            # leads next; with nothing left that can win, the trick's own leader leads again.
+            calm = [k for k, c in enumerate(cards) if k not in monsters]
+            calm_winner, _ = _expansion_winner([cards[k] for k in calm]) if calm else (None, None)
+            leader = at(calm[calm_winner]) if calm_winner is not None else 0
             return result("destroyed", None, leader, Problem(N_("The Kraken destroys the trick: nobody wins it.")))
         numbered = [k for k, c in enumerate(cards) if c.kind == SUIT]
         if not numbered:
@@ -567,7 +561,8 @@ def _judge_expansion(written: Sequence[Card], count: int) -> Judgement:
         return result("won", at(winner), at(winner), reason, captures)
     found, reason = _expansion_winner(cards)
     if found is None:
-        return result("discarded", None, at(0), reason)
+        # The trick's own leader leads again, whichever of its cards left it (a Pirate that walked the plank).
+        return result("discarded", None, 0, reason)
     captures = _expansion_captures(cards, found)
     return result("won", at(found), at(found), reason, captures)
 
