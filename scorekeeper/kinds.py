@@ -227,6 +227,7 @@ class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
     NAME: str
     FORMAT: str
     TITLE: str
+    PLAY_WORD: str  # what its pad calls a play ("round", "game"), as the CSV's first column names it
     TEMPLATE: str  # its one screen
     NEW_TEMPLATE: str
     RULES_TEMPLATE: str  # its rules page
@@ -317,9 +318,9 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         return self.rules.write_pad(setup, plays)
 
     def write_csv(self, setup: SetupT, plays: Sequence[PlayT]) -> str:
-        """The pad as CSV: a row per round and player, with points and running total."""
+        """The pad as CSV: a row per play (a round, a game) and player, with points and running total."""
         summary = self.rules.summary(setup, plays)
-        return write_rounds_csv(summary["players"], summary["per_hand"])
+        return write_rounds_csv(summary["players"], summary["per_hand"], self.rules.PLAY_WORD)
 
     def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool:
         """Whether these plays end the game."""

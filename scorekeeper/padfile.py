@@ -228,11 +228,12 @@ def inert_cell(value: object) -> object:
     return value
 
 
-def write_rounds_csv(players: Sequence[str], per_round: Sequence[Sequence[int]]) -> str:
-    """The pad of any game as CSV: one row per round (game, hand) and player, with points and running total."""
+def write_rounds_csv(players: Sequence[str], per_round: Sequence[Sequence[int]], play_word: str) -> str:
+    """The pad of any game as CSV: one row per play (`play_word`: a round, a game) and player, with points and
+    running total."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "player", "points", "total"])
+    writer.writerow([play_word, "player", "points", "total"])
     totals = [0] * len(players)
     for number, points in enumerate(per_round, start=1):
         for index, player in enumerate(players):

@@ -42,7 +42,11 @@ class NotFound(LookupError):
 
 
 class NotAllowed(PermissionError):
-    """The acting browser may not make this change."""
+    """The acting browser may not make this change; `phone_seat`: the host's, for a seat that has its own phone."""
+
+    def __init__(self, phone_seat: bool = False) -> None:
+        super().__init__()
+        self.phone_seat = phone_seat
 
 
 class TooManyTries(Exception):
@@ -224,10 +228,10 @@ def refuse(game: games.AnyGame, *problems: Problem) -> Outcome:
     return Outcome(game.public_id, problems=problems)
 
 
-def deny() -> NotAllowed:
+def deny(phone_seat: bool = False) -> NotAllowed:
     """Nothing is stored: the acting browser may not make this change (raise what this returns)."""
     _rollback()
-    return NotAllowed()
+    return NotAllowed(phone_seat)
 
 
 def stale(game: games.AnyGame) -> Outcome:
@@ -369,8 +373,10 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
     game = write.locked
     applied = decide(game, actor)
     # The host enters for the players without a phone only: a phone's entries are its own, in every game.
-    if applied.denied or (actor.is_host and any(game.seats[s].has_phone for s in applied.seats)):
+    if applied.denied:
         raise deny()
+    if actor.is_host and any(game.seats[s].has_phone for s in applied.seats):
+        raise deny(phone_seat=True)
     if applied.stale:
         return stale(game)
     if applied.problems:

@@ -131,3 +131,17 @@ def test_a_finished_expansion_game_gives_the_crew_its_bonus_points_and_bg_stats_
     assert summary["bonus"] == [35 - 10, 20]
     play = json.loads(client.get(f"{url}/play.bgsplay").get_data(as_text=True))
     assert [p["score"] for p in play["players"]] == summary["totals"]
+
+
+def test_the_tricks_nobody_won_name_the_stingray_and_a_trick_no_card_could_win(client: FlaskClient) -> None:
+    """With the expansion a trick is lost to the Stingray or to cards that cannot win, with or without the Kraken and
+    the White Whale: the host's field names what this game's pack can do, and only that."""
+    url = expansion_game(client)
+    bid_all(client, url, 1, [1] + [0] * 8)
+    page = text(client.get(url))
+    assert "Tricks nobody won (Spotted Stingray, a trick no card could win)" in page
+    assert "Kraken" not in page
+    advanced = expansion_game(client, advanced_cards="on")
+    bid_all(client, advanced, 1, [1] + [0] * 8)
+    assert "Tricks nobody won (Kraken, White Whale, Spotted Stingray, a trick no card could win)" in \
+        text(client.get(advanced))

@@ -180,6 +180,12 @@ def test_a_phone_writes_only_its_own_seat(table) -> None:
     assert clients["stranger"].post(f"{url}/seats/0/free").status_code == 403
     assert clients["ben"].post(f"{url}/hands/1/cards", data={"cards": 3}).status_code == 403
     assert clients["host"].post(f"{url}/hands/1/bid", data={"seat": 2, "bid": 1}).status_code == 303
+    # The host is told why in the host's own words: the seat has its phone, and only that phone enters for it.
+    by_host = clients["host"].post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1})
+    assert by_host.status_code == 403
+    said = html.unescape(by_host.get_data(as_text=True))
+    assert "That player's seat has its own phone now: only their phone can change it." in said
+    assert "or the host" not in said
     with app.app_context():
         entries = hand_now(url).entries
         assert [e.bid for e in entries] == [None, None, 1]

@@ -122,6 +122,9 @@ def test_pads_of_both_kinds_import_and_resume(client: FlaskClient) -> None:
         assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
         assert expected in seen(client, url)
         assert json.loads(client.get(f"{url}/pad.json").get_data(as_text=True)) == doc
+        # The CSV names a play as the game's pages do: Skip-Bo's are games, Dracula's rounds.
+        heading = client.get(f"{url}/pad.csv").get_data(as_text=True).splitlines()[0]
+        assert heading == ("game,player,points,total" if doc is SKIPBO else "round,player,points,total")
     broken = dict(SKIPBO, stock=3)
     response = client.post("/games/import", json=broken)
     assert response.status_code == 422 and response.json["problems"] == ["A stock pile has 5 to 30 cards, not 3."]

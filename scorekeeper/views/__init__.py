@@ -15,7 +15,7 @@ from ..i18n import gettext
 bp = Blueprint("pages", __name__)
 
 from . import crews, headers, labels, matches, offline, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
-from .rendering import not_yours, page, screen_id  # noqa: E402
+from .rendering import not_yours, page, refuse, screen_id  # noqa: E402
 
 
 def error_page(error: HTTPException):
@@ -42,6 +42,8 @@ def not_found(error: service.NotFound):
 
 def not_allowed(error: service.NotAllowed):
     """A change this browser may not make, refused in words."""
+    if error.phone_seat:
+        return refuse(gettext("That player's seat has its own phone now: only their phone can change it."))
     return not_yours()
 
 

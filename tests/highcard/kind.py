@@ -26,6 +26,7 @@ from scorekeeper.standings import leaderboard
 
 NAME = "high-card"
 FORMAT = "high-card-pad"
+PLAY_WORD = "round"
 TITLE = "High card"
 TEMPLATE = "highcard/round.html"
 NEW_TEMPLATE = "highcard/new.html"

@@ -31,6 +31,7 @@ from .rules import (
 
 NAME = "dracula"
 FORMAT = pad.FORMAT
+PLAY_WORD = "round"
 TITLE = N_("Dracula")
 TEMPLATE = "dracula/round.html"
 NEW_TEMPLATE = "dracula/new.html"

@@ -30,6 +30,7 @@ from .rules import (
 
 NAME = "free-pad"
 FORMAT = pad.FORMAT
+PLAY_WORD = "round"
 TITLE = N_("Free pad")
 TEMPLATE = "freepad/round.html"
 NEW_TEMPLATE = "freepad/new.html"

@@ -27,6 +27,7 @@ from .rules import (
 
 NAME = "skip-bo"
 FORMAT = pad.FORMAT
+PLAY_WORD = "game"
 TITLE = N_("Skip-Bo match")
 TEMPLATE = "skipbo/match.html"
 NEW_TEMPLATE = "skipbo/new.html"

@@ -33,7 +33,7 @@ class Intent(StrEnum):
     DONE = "done"  # this phone's result is complete
     CHANGE = "change"  # not complete after all: the phone changes it
     SCORE = "score"  # the host closes the hand
-    LOST_MORE = "lost-more"  # one more trick nobody won (Kraken, White Whale, ghost)
+    LOST_MORE = "lost-more"  # one more trick nobody won (a sea monster, a trick nothing could win, the ghost)
     LOST_LESS = "lost-less"  # one fewer: a tap taken back
 
 
@@ -82,7 +82,7 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
     target = service.seat_at(seats, seat)
     if target is not None and target.token_hash is not None:
         # The host enters for players without a phone only: a phone's bid, load or trick is its own.
-        raise deny()
+        raise deny(phone_seat=True)
     return target.position if target is not None else None
 
 

@@ -51,6 +51,18 @@ def bids_text(entries: Sequence[rules.Entry]) -> str:
     return join_names([f"{e.player} {e.bid}" for e in entries])
 
 
+def lost_trick_causes(table: rules.Table) -> str:
+    """What can leave a trick won by nobody in this game, as a list to read beside "Tricks nobody won"."""
+    causes = []
+    if table.ruleset == "modern" and table.options.advanced_cards:
+        causes += [gettext("Kraken"), gettext("White Whale")]
+    if table.expansion:
+        causes += [gettext("Spotted Stingray"), gettext("a trick no card could win")]
+    if len(table.players) == 2:
+        causes.append(gettext("the two-player ghost"))
+    return ", ".join(causes)
+
+
 def capture_label(kind: str) -> str:
     """The name of a capture, as the rulebook of the reader's language says it."""
     labels = {
@@ -134,6 +146,7 @@ def init_app(app: Flask) -> None:
         ruleset_blurb=ruleset_blurb,
         round_name=round_name,
         bids_text=bids_text,
+        lost_trick_causes=lost_trick_causes,
         Phase=Phase,
         RULESETS=rules.RULESETS,
         MAX_SEATS=MAX_SEATS,

@@ -37,6 +37,7 @@ from .rules import finished as all_played
 
 NAME = "wizard"
 FORMAT = pad.FORMAT
+PLAY_WORD = "round"
 TITLE = N_("Wizard")
 TEMPLATE = "wizard/round.html"
 NEW_TEMPLATE = "wizard/new.html"
