@@ -1,0 +1,161 @@
+"""The room's screens with up to nine players, for every registered game: the big screen at 1920×1080 and 1280×720
+fits whatever the hand (no scrolling, nothing cut, no text under 24 px at 1920), never scrolls or moves focus by
+itself; on a phone the action that ends the player's turn is on the screen; the host's laptop shows the whole
+leaderboard and pad."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser import SCREENSHOTS
+from tests.test_browser_every_game import IN_VIEW, PACK, watching
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo", "Ida"]
+TVS = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
+LAPTOPS = ({"width": 1440, "height": 900}, {"width": 1280, "height": 800})
+# "last": the game over, its final standings.
+MOMENTS = (1, 8, "last")
+
+
+def skull_king(players: int, hands: int | str) -> dict[str, Any]:
+    """The 2021 rules with every option a table can add (the Expansion Pack too), every hand a mix of made and
+    missed bids; `hands` played, or all ten."""
+    count = 10 if hands == "last" else int(hands)
+    played = []
+    for n in range(1, count + 1):
+        entries = [{"player": p, "bid": (seat + n) % 2, "tricks": 0} for seat, p in enumerate(NAMES[:players])]
+        entries[n % players]["tricks"] = n
+        played.append({"cards": n, "entries": entries})
+    return {"format": "skull-king-pad", "version": 1, "ruleset": "modern", "players": NAMES[:players],
+            "options": {"expansion": True, "advanced_cards": True}, "hands": played}
+
+
+def wizard(players: int, rounds: int | str) -> dict[str, Any]:
+    count = 60 // players if rounds == "last" else int(rounds)
+    played = [{"cards": n, "entries": [{"player": p, "bid": int(seat == n % players), "tricks": n * (seat == 0)}
+                                      for seat, p in enumerate(NAMES[:players])]} for n in range(1, count + 1)]
+    return {"format": "wizard-pad", "version": 1, "players": NAMES[:players], "first_dealer": "Anne",
+            "options": {"bidding": "secret", "no_even_bids": False}, "rounds": played}
+
+
+def skip_bo(players: int, games: int | str) -> dict[str, Any]:
+    # To the end: a low target the first game reaches.
+    count, target = (1, 50) if games == "last" else (int(games), 5000)
+    played = [{"winner": NAMES[n % players], "left": {p: 3 for p in NAMES[:players] if p != NAMES[n % players]}}
+              for n in range(count)]
+    return {"format": "skip-bo-pad", "version": 1, "players": NAMES[:players], "target": target, "games": played}
+
+
+def dracula(players: int, rounds: int | str) -> dict[str, Any]:
+    count, target = (6, 1) if rounds == "last" else (int(rounds), 5000)
+    coffins = [[PACK[n:n + 3], PACK[n + 3:n + 6], PACK[n + 6:n + 9]] for n in range(count)]
+    sets = [{"rounds": [{"coffin": c} for c in coffins[start:start + 6]]} for start in range(0, count, 6)]
+    return {"format": "dracula-pad", "version": 1, "players": {"queen": "Anne", "king": "Ben"}, "target": target,
+            "sets": sets}
+
+
+def free_pad(players: int, rounds: int | str) -> dict[str, Any]:
+    count = 12 if rounds == "last" else int(rounds)
+    return {"format": "free-pad", "version": 1, "game": "Darts", "players": NAMES[:players], "lowest_wins": False,
+            "rounds": [{p: 10 * (n + seat) for seat, p in enumerate(NAMES[:players])} for n in range(count)],
+            **({"ended": True} if rounds == "last" else {})}
+
+
+def high_card(players: int, rounds: int | str) -> dict[str, Any]:
+    # The first to win three rounds wins: one each, then as many as the game allows.
+    deals = [{"0": 13, "1": 2}, {"0": 2, "1": 13}, {"0": 12, "1": 3}, {"0": 3, "1": 12}, {"0": 11, "1": 4}]
+    return {"format": "high-card-pad", "players": ["Anne", "Ben"], "rounds": deals[:5 if rounds == "last" else 4]}
+
+
+# Each game's pad after so many rounds, and the player counts of 2, 5 and 9 it allows (its nearest otherwise).
+GAMES: dict[str, tuple[Callable[[int, int | str], dict[str, Any]], tuple[int, ...]]] = {
+    "skull-king": (skull_king, (2, 5, 9)),
+    "wizard": (wizard, (3, 5, 6)),
+    "skip-bo": (skip_bo, (2, 5, 6)),
+    "dracula": (dracula, (2,)),
+    "free-pad": (free_pad, (2, 5, 9)),
+    "high-card": (high_card, (2,)),
+}
+
+def imported(browser: Any, base: str, doc: dict[str, Any], viewport: dict[str, int]) -> tuple[Any, str]:
+    """A pad imported through the API and opened by its host on a screen of `viewport`; the host's page and the
+    game's address."""
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    answer = context.request.post(base + "/games/import", data=doc)
+    assert answer.status == 201, answer.text()
+    host = context.new_page()
+    host.goto(answer.json()["host_url"])
+    return host, base + "/games/" + answer.headers["location"].rstrip("/").split("/games/")[1].split("/")[0]
+
+
+# What a room's screen shows that a person cannot read or cannot see: text smaller than `least` px, text past the
+# window's edge, or an element's content cut by its own box (a name, a cell).
+UNREADABLE = """least => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!node.textContent.trim() || !element.checkVisibility({visibilityProperty: true})) continue;
+    // The skip link waits off the screen until a keyboard focuses it.
+    if (element.closest(".sr-only, .skip, [hidden], noscript, template")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    const size = parseFloat(getComputedStyle(element).fontSize);
+    const said = node.textContent.trim().slice(0, 40);
+    if (size < least) found.push(`${said}: ${size} px`);
+    if (box.right > innerWidth + 1 || box.bottom > innerHeight + 1 || box.left < -1 || box.top < -1)
+      found.push(`${said}: outside the window`);
+    for (let box = element; box && box !== document.body; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (style.overflowX !== "visible" && box.scrollWidth > box.clientWidth + 1)
+        { found.push(`${said}: cut by its box`); break; }
+    }
+  }
+  return [...new Set(found)];
+}"""
+
+
+def fits_the_room(tv: Any, least: float) -> list[str]:
+    """What does not fit on the big screen `tv`: a scroll bar, text cut or too small."""
+    size = tv.viewport_size
+    problems = tv.evaluate(UNREADABLE, least)
+    height, width = tv.evaluate("[document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
+    if height > size["height"] or width > size["width"]:
+        problems.append(f"the page is {width}×{height}")
+    return problems
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_big_screen_fits_the_room_with_two_to_nine_players(browser, every_game_server: str, game: str) -> None:
+    """After the first, the eighth and the last round, with 2, 5 and 9 players as the game allows, at 1920×1080 and
+    1280×720: no scrolling, nothing cut, no text under 24 px at 1920."""
+    from playwright.sync_api import expect
+
+    pad, counts = GAMES[game]
+    problems: dict[str, list[str]] = {}
+    for players in counts:
+        for moment in MOMENTS:
+            host, url = imported(browser, every_game_server, pad(players, moment), TVS[0])
+            for size in TVS:
+                tv = host.context.new_page()
+                tv.set_viewport_size(size)
+                errors = watching(tv)
+                tv.goto(url + "/screen")
+                expect(tv.locator(".big-screen")).to_be_visible()
+                tv.evaluate("document.fonts.ready")
+                name = f"96-{game}-{players}-after-{moment}-tv-{size['width']}"
+                tv.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+                found = fits_the_room(tv, 24 if size["width"] >= 1920 else 0) + errors
+                if found:
+                    problems[name] = found
+                tv.close()
+            host.context.close()
+    assert problems == {}, json.dumps(problems, indent=1)
