@@ -159,3 +159,51 @@ def test_the_big_screen_fits_the_room_with_two_to_nine_players(browser, every_ga
                 tv.close()
             host.context.close()
     assert problems == {}, json.dumps(problems, indent=1)
+
+
+def still(tv: Any) -> tuple[float, str]:
+    """Where the big screen is scrolled to and what has the focus."""
+    scrolled, focused = tv.evaluate("[scrollY, document.activeElement.tagName]")
+    return scrolled, focused
+
+
+def test_the_big_screen_never_scrolls_or_takes_the_focus_by_itself(browser, every_game_server: str) -> None:
+    """A refused tap, a hand whose tricks do not add up (the table's clash), then the game's end: the room's screen
+    shows each, stays at the top, its focus where it was (nowhere), and still fits."""
+    from playwright.sync_api import expect
+
+    doc = skull_king(3, 10)
+    for entry in doc["hands"][-1]["entries"]:
+        del entry["tricks"]
+    host, url = imported(browser, every_game_server, doc, LAPTOPS[0])
+    tv = browser.new_context(viewport=TVS[0], locale="en-GB").new_page()
+    errors = watching(tv)
+    tv.goto(url + "/screen")
+    expect(tv.locator(".big-screen")).to_contain_text("Hand 10")
+    phones = []
+    for name in ("Anne", "Ben", "Cara"):
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB").new_page()
+        phone.goto(url + "/join")
+        phone.get_by_role("button", name=name, exact=True).click()
+        expect(phone.locator("#card")).to_contain_text(f"You are {name}")
+        phones.append(phone)
+    anne, ben, cara = phones
+
+    def post(page: Any, path: str, form: dict[str, Any]) -> int:
+        token = json.loads(page.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
+        return page.request.post(url + path, form=form, headers={"X-CSRFToken": token}).status
+
+    # Refused: more tricks than cards. Nothing changes on the room's screen.
+    assert post(anne, "/hands/10", {"intent": "done", "tricks-0": "11"}) == 422
+    # Anne's 9 tricks, Ben's and Cara's none: a trick is missing, said on the room's screen.
+    for seat, (phone, tricks) in enumerate(((anne, 9), (ben, 0), (cara, 0))):
+        assert post(phone, "/hands/10", {"intent": "done", f"tricks-{seat}": str(tricks)}) in (200, 303)
+    expect(tv.locator("#table-problems")).to_contain_text("1 trick is missing")
+    assert still(tv) == (0, "BODY")
+    assert fits_the_room(tv, 24) == []
+    # The Kraken took it: the hand closes, the game is over, the room's screen shows who won.
+    assert post(ben, "/hands/10", {"intent": "lost-more"}) in (200, 303)
+    expect(tv.locator(".big-screen")).to_contain_text("Final standings")
+    assert still(tv) == (0, "BODY")
+    assert fits_the_room(tv, 24) == []
+    assert errors == []

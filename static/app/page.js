@@ -161,6 +161,8 @@
     }
   }
   function focus(how) {
+    // The room's screen is looked at, not used: nothing on it takes the focus, nor scrolls it there.
+    if (main(".big-screen")) return;
     const problem = myProblem(), active = document.activeElement, opened = how === "visit" || how === "again";
     if (problem && (how === "reply" || sk.textOf(problem) !== problemBefore)) return focusOn([problem], true);
     if (!opened && active && active !== document.body && document.body.contains(active)) return;
