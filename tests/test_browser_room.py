@@ -207,3 +207,71 @@ def test_the_big_screen_never_scrolls_or_takes_the_focus_by_itself(browser, ever
     assert still(tv) == (0, "BODY")
     assert fits_the_room(tv, 24) == []
     assert errors == []
+
+
+PHONES = (({"width": 320, "height": 640}, "de-DE"), ({"width": 390, "height": 844}, "en-GB"))
+
+
+def joined(browser: Any, url: str, viewport: dict[str, int], locale: str, name: str = "Anne") -> Any:
+    """A phone that joined the game at `url` in `name`'s seat."""
+    from playwright.sync_api import expect
+
+    phone = browser.new_context(viewport=viewport, locale=locale).new_page()
+    phone.goto(url + "/join")
+    phone.locator("#main form button", has_text=name).first.click()
+    expect(phone.locator("#card")).to_be_visible()
+    return phone
+
+
+def in_reach(phone: Any, selector: str) -> None:
+    """The control `selector` finds is inside the phone's screen (soon: the card opens from its heading)."""
+    phone.wait_for_function(IN_VIEW, arg=selector, timeout=5000)
+
+
+def test_skull_king_s_done_stays_in_reach_with_more_open_and_more_closes_for_the_next_hand(
+        browser, every_game_server: str) -> None:
+    """Nine players with the Expansion Pack, every option: after the reveal Done is on the screen at 320×640 (in
+    German) and 390×844, with "More" open, after a tap on a bonus tile and after a reload; the next hand's card
+    opens with "More" closed."""
+    from playwright.sync_api import expect
+
+    doc = skull_king(9, 9)
+    doc["options"]["rascal_wagers"] = True
+    for entry in doc["hands"][-1]["entries"]:
+        del entry["tricks"]
+    for viewport, locale in PHONES:
+        host, url = imported(browser, every_game_server, doc, LAPTOPS[0])
+        phone = joined(browser, url, viewport, locale)
+        errors = watching(phone)
+        done = "#card .done-button"
+        in_reach(phone, done)
+        phone.locator("#card details.more summary").click()
+        expect(phone.locator("#card details.more")).to_have_attribute("open", "")
+        in_reach(phone, done)
+        with phone.expect_response(lambda response: response.request.method == "POST"):
+            phone.locator("#card .rare-faces button.face-add").first.click()
+        phone.wait_for_timeout(300)
+        in_reach(phone, done)
+        phone.screenshot(path=str(SCREENSHOTS / f"97-nine-more-open-{viewport['width']}-{locale[:2]}.png"))
+        phone.reload()
+        expect(phone.locator("#card details.more")).to_have_attribute("open", "")
+        in_reach(phone, done)
+        # The hand ends (Anne's trick, the host's for the eight without a phone): the next card's "More" is closed.
+        phone.locator("#card .tricks-pad label", has_text="1").first.click()
+        phone.wait_for_timeout(600)
+        phone.locator(done).click()
+        token = json.loads(host.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
+        form = {"intent": "score", **{f"tricks-{seat}": str(int(seat <= 8)) for seat in range(1, 9)}}
+        assert host.request.post(url + "/hands/9", form=form, headers={"X-CSRFToken": token}).ok
+        expect(phone.locator("#card")).to_contain_text("10")
+        expect(phone.locator("#card .numpad.mine")).to_be_visible()
+        phone.locator("#card .numpad.mine button[value='0']").click()
+        for seat in range(1, 9):
+            assert host.request.post(url + "/hands/10/bid", form={"seat": seat, "bid": 0},
+                                     headers={"X-CSRFToken": token}).ok
+        expect(phone.locator(done)).to_be_visible(timeout=20_000)
+        expect(phone.locator("#card details.more")).not_to_have_attribute("open", "")
+        in_reach(phone, done)
+        assert errors == []
+        host.context.close()
+        phone.context.close()

@@ -71,7 +71,8 @@
     if (details.tagName !== "DETAILS") return;
     toggledAt[details.id] = Date.now();
     // A panel opened for the rare cases (Harry, wager, Loot) stays open on the next hands.
-    if (details.dataset.remember) sk.stored("open:" + details.dataset.remember, details.open ? "1" : "0");
+    // Kept open for the play it was opened in (`data-remember-for`): the next one starts closed.
+    if (details.dataset.remember) sk.stored("open:" + details.dataset.remember, details.open ? details.dataset.rememberFor || "1" : "0");
   }, true);
   Object.assign(Idiomorph.defaults.callbacks, {
     // A control the player changed stays as they left it; where the server showed otherwise, it goes again from the
@@ -103,7 +104,7 @@
     if (how !== "redraw" && how !== "push") unsaved.clear();
     resend.splice(0).forEach((control) => document.body.contains(control) && sk.changed(control));
     document.querySelectorAll("details[data-remember]").forEach((details) => {
-      if (sk.stored("open:" + details.dataset.remember) === "1") details.open = true;
+      if (sk.stored("open:" + details.dataset.remember) === (details.dataset.rememberFor || "1")) details.open = true;
     });
     runCount();
     sk.announce?.({ load: "load", visit: "load", again: "reply", reply: "reply" }[how] || "redraw");
@@ -134,6 +135,8 @@
     }
     // A page asked for is drawn anew; the answer to a tap is morphed into the page the player has.
     if (config.verb === "get") detail.swapOverride = "innerHTML show:window:top";
+    // An autosave keeps the page where the player is: the tap was theirs, the place on the card too.
+    else if (redraw === "redraw") detail.swapOverride = "morph:innerHTML";
     sk.before(redraw);
   });
   document.addEventListener("htmx:afterSettle", ({ detail }) => {
