@@ -275,3 +275,46 @@ def test_skull_king_s_done_stays_in_reach_with_more_open_and_more_closes_for_the
         assert errors == []
         host.context.close()
         phone.context.close()
+
+
+def wizard_tricks(players: int) -> dict[str, Any]:
+    """Wizard's second round bid by every player, the tricks to come."""
+    doc = wizard(players, 2)
+    for entry in doc["rounds"][-1]["entries"]:
+        del entry["tricks"]
+    return doc
+
+
+def skip_bo_went_out(host: Any, url: str) -> None:
+    """Ben went out, the host says: the others count the cards left in their stock piles."""
+    token = json.loads(host.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
+    assert host.request.post(url + "/play", form={"play": 1, "went_out": 1}, headers={"X-CSRFToken": token}).ok
+
+
+# Each game with the most players it allows, at the moment a phone ends its turn: the pad, what the host does first,
+# and the control that ends the turn.
+TURN_ENDS: dict[str, tuple[dict[str, Any], Callable[[Any, str], None] | None, str]] = {
+    "wizard": (wizard_tricks(6), None, "#card form.numpad.mine button:last-of-type"),
+    "skip-bo": (skip_bo(6, 0), skip_bo_went_out, "#card .turn-end"),
+    "dracula": (dracula(2, 0), None, "#card .turn-end"),
+    "free-pad": (free_pad(9, 3), None, "#card .turn-end"),
+    "high-card": (high_card(2, 0), None, "#card .turn-end"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(TURN_ENDS))
+def test_every_game_s_turn_ending_action_is_in_reach_on_a_phone(browser, every_game_server: str, game: str) -> None:
+    """With the most players the game allows, at 320×640 in German and 390×844: the action that ends the player's
+    turn is on the screen."""
+    pad, first, control = TURN_ENDS[game]
+    for viewport, locale in PHONES:
+        host, url = imported(browser, every_game_server, pad, LAPTOPS[0])
+        if first is not None:
+            first(host, url)
+        phone = joined(browser, url, viewport, locale)
+        errors = watching(phone)
+        in_reach(phone, control)
+        phone.screenshot(path=str(SCREENSHOTS / f"97-{game}-turn-end-{viewport['width']}-{locale[:2]}.png"))
+        assert errors == []
+        host.context.close()
+        phone.context.close()
