@@ -318,3 +318,38 @@ def test_every_game_s_turn_ending_action_is_in_reach_on_a_phone(browser, every_g
         assert errors == []
         host.context.close()
         phone.context.close()
+
+
+# Every row of every leaderboard on the page inside the window, and no table wider than its box.
+WHOLE = """() => {
+  const cut = [];
+  for (const row of document.querySelectorAll("#main .leaderboard tr")) {
+    const box = row.getBoundingClientRect();
+    if (box.height && (box.bottom > innerHeight + 1 || box.top < 0)) cut.push("row " + row.textContent.trim().slice(0, 20));
+  }
+  for (const table of document.querySelectorAll("#main table")) {
+    if (table.scrollWidth > table.parentElement.clientWidth + 1 || table.getBoundingClientRect().right > innerWidth)
+      cut.push("table " + (table.className || "") + " " + table.scrollWidth + " in " + table.parentElement.clientWidth);
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("game", ["skull-king", "wizard", "free-pad"])
+def test_the_host_laptop_shows_the_whole_leaderboard_and_pad_of_nine(browser, every_game_server: str,
+                                                                     game: str) -> None:
+    """The host's page at 1440×900 and 1280×800 with the most players (nine, Wizard's six), after four rounds: every
+    row of the leaderboard on the screen as it opens, every column of the pad whole (Skull King's on its own tab)."""
+    pad, counts = GAMES[game]
+    for size in LAPTOPS:
+        host, url = imported(browser, every_game_server, pad(counts[-1], 4), size)
+        errors = watching(host)
+        host.wait_for_timeout(300)
+        host.screenshot(path=str(SCREENSHOTS / f"98-{game}-host-{size['width']}.png"))
+        assert host.evaluate(WHOLE) == [], size
+        if game == "skull-king":
+            host.goto(url + "/pad")
+            host.screenshot(path=str(SCREENSHOTS / f"98-{game}-pad-{size['width']}.png"))
+            assert host.evaluate(WHOLE.replace("#main .leaderboard tr", "#main .nothing")) == [], size
+        assert errors == []
+        host.context.close()
