@@ -288,6 +288,13 @@ SECRET_ENTRIES: dict[str, Callable[[int], tuple[str, dict[str, Any]]]] = {
 }
 
 
+# Whether the count, as its pulse draws it now, lies within the window's width.
+COUNT_INSIDE = """() => {
+  const box = document.querySelector("[data-reveal-at]").getBoundingClientRect();
+  return box.left >= 0 && box.right <= innerWidth || [box.left, box.right, innerWidth];
+}"""
+
+
 @pytest.mark.parametrize("game", sorted(SECRET_ENTRIES))
 def test_every_big_screen_counts_yo_ho_ho_in_room_size_type(browser, every_game_server: str, game: str) -> None:
     from playwright.sync_api import expect
@@ -305,6 +312,15 @@ def test_every_big_screen_counts_yo_ho_ho_in_room_size_type(browser, every_game_
     screenshot(tv, f"91-{game}-count-1920")
     # Read from across a room: at least three times the body's 16 px.
     assert float(count.evaluate("element => getComputedStyle(element).fontSize").removesuffix("px")) >= 48
+    # Never cut as it pulses, on the room's screen nor on a phone's.
+    phone = host.context.new_page()
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(url)
+    for page in (tv, phone):
+        if page.locator("[data-reveal-at]").count():
+            for _ in range(6):
+                page.wait_for_timeout(150)
+                assert page.evaluate(COUNT_INSIDE) is True, page.evaluate(COUNT_INSIDE)
     assert errors == []
     host.context.close()
 
