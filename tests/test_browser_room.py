@@ -358,7 +358,7 @@ def test_the_host_laptop_shows_the_whole_leaderboard_and_pad_of_nine(browser, ev
 def test_names_never_break_inside_a_word(browser, every_game_server: str) -> None:
     """The end of a nine-player game on a phone at 320 and 390 px: each name in the standings and in "Who did what"
     on one line."""
-    for viewport, locale in PHONES:
+    for viewport, _ in PHONES:
         host, url = imported(browser, every_game_server, skull_king(9, "last"), viewport)
         host.goto(url + "/end")
         broken = host.evaluate("""() => [...document.querySelectorAll("#main :is(.leaderboard, .feats) tbody th")]
