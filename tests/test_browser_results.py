@@ -95,7 +95,8 @@ def test_one_bonus_among_several_and_the_rare_cases_behind_one_more(browser, liv
     screenshot(anne, "31-result-card-bonus-390")
     anne.get_by_role("button", name="Done").click()
     assert taps(anne) - before == 3
-    # The rare abilities open with one tap, and stay open for the next hands.
+    # The rare abilities open with one tap, for this hand: the next hand's card opens with them closed, so its Done
+    # is on the first screen.
     ben = phones["Ben"]
     ben.locator("#more-1 summary").click()
     expect(ben.locator("#main").get_by_text("Rascal of Roatán wager")).to_be_visible()
@@ -104,7 +105,7 @@ def test_one_bonus_among_several_and_the_rare_cases_behind_one_more(browser, liv
     for page in (host, *phones.values()):
         expect(page.get_by_role("heading", name="Hand 2 of 10")).to_be_visible()
     bid(phones, {"Anne": 1, "Ben": 1, "Cara": 0})
-    expect(ben.locator("#more-1")).to_have_attribute("open", "")
+    expect(ben.locator("#more-1")).not_to_have_attribute("open", "")
     expect(anne.locator("#more-0")).not_to_have_attribute("open", "")
     for width, scheme in ((320, "light"), (320, "dark"), (390, "dark")):
         anne.set_viewport_size({"width": width, "height": PHONE["height"]})
