@@ -209,3 +209,62 @@ def test_a_bid_waiting_survives_a_reload_and_a_closed_tab_and_goes_once(browser,
     anne.reload()
     anne.wait_for_timeout(500)
     settled([host], {host: before})
+
+
+UNANSWERED = "Not applied yet: the table did not answer. Trying again…"
+# What a proxy in front of the table answers while the app restarts or is slow: none of it the app's answer.
+PROXY_ANSWERS = [
+    {"status": 502, "content_type": "text/html", "body": "<html><body><main><p>502 Bad Gateway</p></main></body></html>"},
+    {"status": 502, "body": ""},
+    {"status": 503, "content_type": "text/html", "body": "<p class='message'>Service Unavailable</p>",
+     "headers": {"Retry-After": "0"}},
+    {"status": 504, "content_type": "text/plain", "body": "Gateway Timeout"},
+]
+
+
+def failing_proxy(page, path: str, answers: list[dict]) -> list[str]:
+    """Taps to `path` answered by `answers` in turn (a proxy's pages), then by the app; the tap ids of every try."""
+    tries: list[str] = []
+
+    def handle(route) -> None:
+        tries.append(route.request.headers.get("x-tap", ""))
+        if len(tries) <= len(answers):
+            route.fulfill(**answers[len(tries) - 1])
+        else:
+            route.continue_()
+
+    page.route(f"**{path}", handle)
+    return tries
+
+
+@pytest.mark.parametrize("offline_first", [False, True], ids=["online", "queued offline"])
+def test_a_bid_a_proxy_answers_502_503_504_stays_waiting_and_goes_once(browser, live_server: str,
+                                                                       offline_first: bool) -> None:
+    """A proxy's 502 (an HTML page, then an empty body), 503 and 504: the bid stays waiting, says the table did not
+    answer, is sent again with its own tap id and applied once when the app answers; the same for a bid tapped
+    offline whose first tries meet the proxy."""
+    from playwright.sync_api import expect
+
+    host, phones = cannonball_table(browser, live_server)
+    anne = phones["Anne"]
+    screens = (host, anne)
+    before = {page: edition(page) for page in screens}
+    if offline_first:
+        anne.context.set_offline(True)
+        anne.locator(".numpad.mine button[value='1']").click()
+        expect(anne.locator("#waiting-taps")).to_contain_text(WAITING)
+        # Back online, its first tries meet the proxy.
+        tries = failing_proxy(anne, "/hands/1/bid", PROXY_ANSWERS)
+        anne.context.set_offline(False)
+    else:
+        tries = failing_proxy(anne, "/hands/1/bid", PROXY_ANSWERS)
+        anne.locator(".numpad.mine button[value='1']").click()
+    expect(anne.locator("#waiting-taps")).to_contain_text(UNANSWERED)
+    screenshot(anne, f"85-proxy-unanswered-{'offline' if offline_first else 'online'}-390")
+    # Nothing of the proxy's pages is drawn into the page, nor taken for a refusal.
+    expect(anne.locator("#main")).not_to_contain_text("Bad Gateway")
+    expect(anne.locator("#waiting-taps .refused")).to_have_count(0)
+    expect(anne.locator("#waiting-taps")).to_be_empty(timeout=30_000)
+    expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible()
+    settled(screens, before)
+    assert len(tries) == len(PROXY_ANSWERS) + 1 and len(set(tries)) == 1 and tries[0], tries

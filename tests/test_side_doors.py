@@ -199,6 +199,8 @@ def test_every_kind_of_answer_carries_the_protective_headers(app: Flask, client:
         assert headers["X-Content-Type-Options"] == "nosniff", kind
         assert headers["Referrer-Policy"] == "same-origin", kind
         assert headers["X-Frame-Options"] == "DENY", kind
+        # The app's own answer says so: a tap waits until it has one, not a proxy's page.
+        assert headers["X-Scorekeeper-Answer"] == "1", kind
         response.close()
     cookie = answers["redirect"].headers["Set-Cookie"]
     assert "SameSite=Lax" in cookie and "HttpOnly" in cookie and "Secure" not in cookie

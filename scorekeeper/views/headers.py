@@ -82,6 +82,8 @@ def protect(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.vary.add("HX-Request")
+    # The app's own answer, told apart from a proxy's page: a tap waits until it has one (static/app/taps.js).
+    response.headers["X-Scorekeeper-Answer"] = "1"
     if request.blueprint is not None and "Cache-Control" not in response.headers:
         # A page or event of the table or of any game (each a Blueprint; static files are none) may carry a
         # player's own card (a bid still secret): no cache keeps it,

@@ -1,17 +1,21 @@
 // A tap is never lost: every write carries an id made here, which the server applies once however often it arrives.
-// A write that got no answer (no connection, the answer lost on the way, none in time) waits, shown above the page
+// A write that got no answer of the app's (no connection, the answer lost on the way, none in time, a proxy's error
+// page) waits, shown above the page
 // and kept in the browser's storage by game (it survives a reload and a closed tab), and goes again with the same
 // id once the phone is back: when the live stream opens again, the browser says it is online, or every few
 // seconds. A page that lost the table says so. An htmx extension (`hx-ext="taps"` on the page's body).
 (() => {
   "use strict";
-  let waiting = [];  // in the order tapped: {tap, verb, path, values, keepOpen, label, sending}
+  let waiting = [];  // in the order tapped: {tap, verb, path, values, keepOpen, label, sending, tries, after}
   let keptGames = [], lostTimer = null;
   const paragraph = (text) => Object.assign(document.createElement("p"), { textContent: text });
   // randomUUID needs HTTPS, and a laptop at the table serves plain HTTP.
   const newTapId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
   const tapOf = (config) => config?.verb !== "get" && config?.headers["X-Tap"];
   const findWaiting = (tap) => waiting.findIndex((entry) => entry.tap === tap);
+  // The app's own answer, which says so in a header of its own: a proxy's page (a 502 while the app restarts), a
+  // 5xx or an answer cut short is none, and the tap waits for one.
+  const fromTheApp = (xhr) => xhr.status > 0 && xhr.status < 500 && xhr.getResponseHeader("X-Scorekeeper-Answer") === "1";
   const gameOf = (path) => {
     const found = /^\/games\/[^/?#]+/.exec(new URL(path, location.href).pathname);
     return found && "taps:" + found[0];
@@ -41,7 +45,8 @@
     keptGames = Object.keys(byGame);
     const box = sk.byId("waiting-taps");
     const lines = waiting.filter((entry) => !entry.keepOpen || !entry.sending).map((entry) =>
-      (entry.label ? "“" + entry.label + "” " : "") + (entry.sending ? box.dataset.sending : box.dataset.waiting));
+      (entry.label ? "“" + entry.label + "” " : "") +
+      (entry.sending ? box.dataset.sending : entry.tries ? box.dataset.unanswered : box.dataset.waiting));
     if (Array.from(box.children, sk.textOf).join("|") !== lines.join("|")) box.replaceChildren(...lines.map(paragraph));
   }
   // The taps kept for this page's game go from it when it opens (a browser plays one seat of a game).
@@ -66,24 +71,35 @@
     setTimeout(() => item.remove(), 15000);
   }
 
-  // No answer: it may or may not have arrived; sent again with the same id, it is applied once.
-  function keepWaiting(detail) {
-    const config = detail.requestConfig, tap = tapOf(config), at = findWaiting(tap);
+  // No answer: it may or may not have arrived; sent again with the same id, it is applied once. `unanswered`: what
+  // came back was not the app's answer: tried again later, a little later each time (½ s, 1 s, 2 s … 30 s, or when
+  // the answer says to come back), and at once when the live stream is back.
+  function keepWaiting(detail, unanswered) {
+    const config = detail.requestConfig, tap = tapOf(config);
     if (!tap) return;
-    if (at >= 0) waiting[at].sending = false;
-    else {
+    if (findWaiting(tap) < 0) {
       const keepOpen = Boolean(config.headers["X-Keep-Open"]);
       // A newer autosave of the same form holds everything the older one had.
       if (keepOpen) waiting = waiting.filter((entry) => !(entry.keepOpen && entry.path === config.path));
       waiting.push({ tap, verb: config.verb, path: config.path, values: valuesOf(config.formData), keepOpen,
-                     label: keepOpen ? "" : labelOf(detail), sending: false });
+                     label: keepOpen ? "" : labelOf(detail), sending: false, tries: 0, after: 0 });
+    }
+    const entry = waiting[findWaiting(tap)];
+    if (!entry) return;  // a newer autosave of the same form holds it
+    entry.sending = false;
+    if (unanswered) {
+      const retry = parseFloat(detail.xhr.getResponseHeader("Retry-After"));
+      const delay = retry >= 0 ? retry * 1000 : Math.min(30000, 500 * 2 ** entry.tries);
+      entry.tries += 1;
+      entry.after = Date.now() + delay;
+      setTimeout(sendWaiting, delay);
     }
     showWaiting();
   }
   // One at a time, in the order tapped: the first goes, the next once it is answered.
   function sendWaiting() {
     const entry = waiting[0];
-    if (!entry || entry.sending) return;
+    if (!entry || entry.sending || entry.after > Date.now()) return;
     entry.sending = true;
     showWaiting();
     const headers = { "X-Tap": entry.tap, ...entry.keepOpen && { "X-Keep-Open": "1" } };
@@ -94,6 +110,7 @@
   function answered(detail) {
     const tap = tapOf(detail.requestConfig), status = detail.xhr?.status;
     if (!tap || !status) return;
+    if (!fromTheApp(detail.xhr)) return keepWaiting(detail, true);
     const at = findWaiting(tap);
     if (at >= 0) waiting.splice(at, 1);
     showWaiting();
@@ -112,6 +129,7 @@
     bar.textContent = "";
     clearTimeout(lostTimer);
     lostTimer = null;
+    waiting.forEach((entry) => { entry.after = 0; });
     sendWaiting();
   }
 
@@ -125,6 +143,8 @@
       if (name === "htmx:configRequest" && detail.verb !== "get" && !detail.headers["X-Tap"]) detail.headers["X-Tap"] = newTapId();
       else if (name === "htmx:sendError" || name === "htmx:timeout") keepWaiting(detail);
       else if (name === "htmx:afterRequest") answered(detail);
+      // What is not the app's answer is never drawn into the page.
+      else if (name === "htmx:beforeSwap" && tapOf(detail.requestConfig) && !fromTheApp(detail.xhr)) detail.shouldSwap = false;
       else if (name === "htmx:sseError") streamDown();
       else if (name === "htmx:sseOpen") streamBack();
       else if (name === "htmx:afterSettle" && detail.target?.id === "main" && gameOf(location.href)) restoreWaiting();
