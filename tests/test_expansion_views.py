@@ -145,3 +145,18 @@ def test_the_tricks_nobody_won_name_the_stingray_and_a_trick_no_card_could_win(c
     bid_all(client, advanced, 1, [1] + [0] * 8)
     assert "Tricks nobody won (Kraken, White Whale, Spotted Stingray, a trick no card could win)" in \
         text(client.get(advanced))
+
+
+def test_a_claim_never_writes_davy_jones_monsters_into_another_phone_s_result(client: FlaskClient, app: Flask) -> None:
+    """The host claims Eve's trick (no phone) in which Dan, who plays on a phone, destroyed a monster: Eve's trick is
+    written, Dan's monsters are his phone's to count; with Dan's seat free, the host's claim counts them for him."""
+    url = expansion_game(client, advanced_cards="on")
+    bid_all(client, url, 1, [0] * 9)
+    dan = app.test_client()
+    assert dan.post(f"{url}/join", data={"seat": 3}).status_code == 303
+    cards = "kraken, yellow 8c, davy jones, yellow 9, " + ", ".join(["escape"] * 5)
+    claimed = client.post(f"{url}/hands/1/trick", data={"lead": "1", "cards": cards})
+    assert claimed.status_code == 303, text(claimed)
+    found = entries(app, url)
+    assert found[4][:2] == (1, {"expansion_eights": 1})
+    assert found[3][:2] == (None, {})

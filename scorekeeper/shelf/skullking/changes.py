@@ -229,7 +229,14 @@ def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandS
 
 
 def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Applied:
-    """Results of a hand in play, from a phone (its own) or the host (anyone's, and closing it).
+    """Results of a hand in play, from a phone (its own) or the host (those of the seats without a phone, and closing
+    it): the seats it reports are the ones it enters for, which the table checks against the locked game (a seat a
+    phone took since the host's page was drawn is refused to the host)."""
+    return replace(_results_decided(game, actor, number, results), entered_for=tuple(results.reports))
+
+
+def _results_decided(game: games.GameState, actor: Actor, number: int, results: Results) -> Applied:
+    """What the results of a hand in play change.
 
     A request is held up only by the mistakes of the players it reports; clashes between
     players wait until all of them have entered their results, then go back to them. The
@@ -322,9 +329,14 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     claimed = replace(mine, tricks=(mine.tricks or 0) + 1, bonuses=bonuses,
                       loot_with=tuple(dict.fromkeys([*mine.loot_with, *partners])))
     hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
-    if judgement.davy_jones is not None and judgement.davy_jones[1]:
+    entered: tuple[int, ...] = (seat,)
+    locker_seat = (lead + judgement.davy_jones[0]) % count if judgement.davy_jones is not None else seat
+    # Its own phone counts Davy Jones' monsters for a player with a phone (the claim is not theirs to write into).
+    own_locker = locker_seat == actor.seat or (actor.is_host and not game.seats[locker_seat].has_phone)
+    if judgement.davy_jones is not None and judgement.davy_jones[1] and own_locker:
         # The monsters Davy Jones destroyed score for its player, whoever won the trick.
-        locker_seat, monsters = (lead + judgement.davy_jones[0]) % count, judgement.davy_jones[1]
+        monsters = judgement.davy_jones[1]
+        entered += (locker_seat,)
         locker = hand.entries[locker_seat]
         destroyed = locker.bonuses.get(rules.DAVY_JONES_MONSTERS, 0) + monsters
         more = {**locker.bonuses, rules.DAVY_JONES_MONSTERS: destroyed}
@@ -336,7 +348,8 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     after = _with_entered(game, record, hand)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
     written = tricks.written_trick(played)
-    return _written(record, replace(after, claimed=(*record.claimed, written)), "result")
+    return replace(_written(record, replace(after, claimed=(*record.claimed, written)), "result"),
+                   entered_for=entered)
 
 
 def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Applied:
