@@ -95,6 +95,19 @@ class Reader:
             else:
                 self.add(N_("unknown key “%(key)s”."), hand, key=key)
 
+    def listed(self, doc: Mapping[str, Any], key: str, most: int) -> list[Any] | None:
+        """The list a pad keeps under `key` (none: empty), if it is one of at most `most` items; else a problem, and
+        nothing more is read of it: a file past the limits costs no more to refuse than its parsing did."""
+        items = doc.get(key, [])
+        if not isinstance(items, list):
+            self.add(N_("“%(key)s” must be a list, not %(value)s."), key=key, value=shown(items))
+            return None
+        if len(items) > most:
+            self.add(N_("“%(key)s” holds %(count)d items: a pad holds at most %(most)d."),
+                     key=key, count=len(items), most=most)
+            return None
+        return items
+
     def whole(self, obj: Mapping[str, Any], key: str, hand: int | None = None,
               players: tuple[str, ...] = (), required: bool = True) -> int | None:
         if key not in obj:

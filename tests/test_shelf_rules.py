@@ -104,8 +104,10 @@ def test_dracula_a_set_is_six_rounds_and_the_game_ends_at_the_target_after_the_b
     assert five.totals == (600, 90) and five.winner is None and five.rounds_in_set == 5
     six = dracula.standing(setup, [EXAMPLE_2] * 6)
     assert six.bonuses == ((612, 0),) and six.totals == (720 + 612, 108) and six.winner == 0
-    assert [p.message() for p in dracula.validate_round(setup, 7, EXAMPLE_1, [EXAMPLE_2] * 6)] == [
+    assert [p.message() for p in dracula.validate_round(7, EXAMPLE_1, six.winner is not None)] == [
         "Round 7: the game is over: no round after it."]
+    assert [p.message() for p in dracula.validate_round(301, EXAMPLE_1, False)] == [
+        "Round 301: a game has at most 300 rounds."]
 
 
 def test_dracula_refuses_impossible_coffins() -> None:

@@ -87,6 +87,18 @@ def test_the_host_s_tap_from_another_browser_has_no_power(app: Flask) -> None:
     assert "You are Anne" in anne.get(url).get_data(as_text=True)
 
 
+def test_a_json_import_s_tap_answers_only_the_client_that_made_it(app: Flask) -> None:
+    """Two clients with no session (scripts calling the import API) send the same tap id: the second gets a game of
+    its own and its own host link, never the first's."""
+    tap = {"X-Tap": secrets.token_urlsafe(16)}
+    doc = {"format": "skull-king-pad", "version": 1, "ruleset": "classic", "players": ["Anne", "Ben"], "hands": []}
+    first = app.test_client(use_cookies=False).post("/games/import", json=doc, headers=tap)
+    second = app.test_client(use_cookies=False).post("/games/import", json=doc, headers=tap)
+    assert first.status_code == second.status_code == 201
+    assert second.json["host_url"] != first.json["host_url"]
+    assert second.headers["Location"] != first.headers["Location"]
+
+
 def test_a_browser_keeps_at_most_the_bound_of_taps_per_game(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many taps from one phone through the pages, the bound made small to see it hold; then ten thousand taps stored
     the same way: the newest within the bound stay, and those apply once still."""

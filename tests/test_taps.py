@@ -119,13 +119,20 @@ def scenario_play(app: Flask) -> Write:
     return Write(host, f"{url}/play", {"went_out": "0"})
 
 
+def opened(app: Flask, path: str = "/") -> FlaskClient:
+    """A browser that opened a page of the app, as every browser does before it taps: its session names it."""
+    client = app.test_client()
+    assert client.get(path).status_code == 200
+    return client
+
+
 def scenario_new_game(app: Flask) -> Write:
-    return Write(app.test_client(), "/games/new/free-pad", {"player": ["Anne", "Ben"], "game": "Darts"})
+    return Write(opened(app), "/games/new/free-pad", {"player": ["Anne", "Ben"], "game": "Darts"})
 
 
 def scenario_import_game(app: Flask) -> Write:
     pad = {"format": "skull-king-pad", "version": 1, "ruleset": "classic", "players": ["Anne", "Ben"], "hands": []}
-    return Write(app.test_client(), "/games/import", json=pad)
+    return Write(opened(app), "/games/import", json=pad)
 
 
 def scenario_join_by_code(app: Flask) -> Write:
@@ -141,7 +148,7 @@ def scenario_language(app: Flask) -> Write:
 
 def scenario_join(app: Flask) -> Write:
     host, url = table(app)
-    return Write(app.test_client(), f"{url}/join", {"seat": 1})
+    return Write(opened(app, f"{url}/join"), f"{url}/join", {"seat": 1})
 
 
 def scenario_free_seat(app: Flask) -> Write:
@@ -313,9 +320,9 @@ def test_a_tap_sent_twice_at_the_same_moment_is_applied_once(app: Flask, write: 
     start = threading.Barrier(4)
 
     def send_once() -> None:
+        # The same browser's tap, sent again over another connection: the same session.
         client = app.test_client()
-        if write == "bid":
-            client.set_cookie("session", host.get_cookie("session").value)  # type: ignore[union-attr]
+        client.set_cookie("session", host.get_cookie("session").value)  # type: ignore[union-attr]
         start.wait()
         if write == "bid":
             answers.append(client.post(f"{url}/hands/1/bid", data={"seat": 0, "bid": 1},

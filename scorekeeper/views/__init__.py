@@ -49,8 +49,9 @@ def not_allowed(error: service.NotAllowed):
 
 def name_the_browser() -> None:
     """A page opened gives its browser an id (in its session) before it sends any tap: the taps it sends belong to
-    it, and a tap sent again after a lost answer carries the same id (`rows.Tap`)."""
-    if request.method == "GET" and request.endpoint is not None and not request.endpoint.endswith("static"):
+    it, and a tap sent again after a lost answer carries the same id (`rows.Tap`). A write from a client with no
+    session (a script's import) is named too, afresh: its tap is its own, never answered to another such client."""
+    if request.endpoint is not None and not request.endpoint.endswith("static"):
         sessions.browser_id()
 
 

@@ -126,7 +126,7 @@ def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Acto
     if blank:
         return Applied(problems=(Problem(N_("the coffin has nine cards: %(count)d are missing."),
                                          {"count": len(blank)}, number, (), "round"),))
-    problems = validate_round(setup, number, coffin, [p.coffin for p in plays])
+    problems = validate_round(number, coffin, standing(setup, [p.coffin for p in plays]).winner is not None)
     if problems:
         return Applied(problems=tuple(problems))
     # The coffin is both players' round: the host enters it only when neither plays on a phone.

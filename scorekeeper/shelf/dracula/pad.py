@@ -8,7 +8,16 @@ from typing import Any
 
 from ...padfile import Reader, read_strictly, shown
 from ...problems import N_, Problem, name_problems, target_problems
-from .rules import DEFAULT_TARGET, ROUNDS_PER_SET, Setup, points_by_name, set_bonus, standing, validate_round
+from .rules import (
+    DEFAULT_TARGET,
+    MAX_ROUNDS,
+    ROUNDS_PER_SET,
+    Setup,
+    points_by_name,
+    set_bonus,
+    standing,
+    validate_round,
+)
 
 FORMAT = "dracula-pad"
 VERSION = 1
@@ -52,10 +61,12 @@ class _Reader(Reader):
             return None
         setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
         game = Game(setup, [])
-        sets = doc.get("sets", [])
-        if not isinstance(sets, list):
-            self.add(N_("“sets” must be a list of sets, not %(value)s."), value=shown(sets))
+        sets = self.listed(doc, "sets", -(-MAX_ROUNDS // ROUNDS_PER_SET))
+        if sets is None:
             return None
+        # The totals as the sets end, so whether the game is over is known as each round is read (in a time
+        # linear in the file's size).
+        totals, over = [0, 0], False
         for index, raw_set in enumerate(sets, start=1):
             if not isinstance(raw_set, dict) or not isinstance(raw_set.get("rounds"), list):
                 self.add(N_("set %(set)d must be an object with a list of “rounds”."), set=index)
@@ -70,7 +81,7 @@ class _Reader(Reader):
             set_points = [0, 0]
             for raw in rounds:
                 number = len(game.coffins) + 1
-                coffin = self.read_round(setup, number, raw, game.coffins)
+                coffin = self.read_round(number, raw, over)
                 if coffin is None:
                     return None
                 game.coffins.append(coffin)
@@ -78,8 +89,10 @@ class _Reader(Reader):
                 set_points = [set_points[0] + scored[setup.queen], set_points[1] + scored[setup.king]]
                 if check and "points" in raw:
                     self.compare(game, number, raw["points"], scored)
+            bonus = set_bonus((set_points[0], set_points[1])) if len(rounds) == ROUNDS_PER_SET else (0, 0)
+            totals = [totals[0] + set_points[0] + bonus[0], totals[1] + set_points[1] + bonus[1]]
+            over = over or (len(rounds) == ROUNDS_PER_SET and max(totals) >= setup.target)
             if check and "bonus" in raw_set:
-                bonus = set_bonus((set_points[0], set_points[1])) if len(rounds) == ROUNDS_PER_SET else (0, 0)
                 self.compare(game, None, raw_set["bonus"], {setup.queen: bonus[0], setup.king: bonus[1]},
                              what=N_("set %(set)d, bonus: %(names)s: the pad says %(claimed)s, "
                                      "the rules give %(given)d."),
@@ -90,7 +103,7 @@ class _Reader(Reader):
                          what=N_("totals: %(names)s: the pad says %(claimed)s, the rules give %(given)d."))
         return game
 
-    def read_round(self, setup: Setup, number: int, raw: object, before: list[Coffin]) -> Coffin | None:
+    def read_round(self, number: int, raw: object, over: bool) -> Coffin | None:
         if not isinstance(raw, dict):
             self.add(N_("a round must be an object, not %(value)s."), number, value=shown(raw))
             return None
@@ -100,7 +113,7 @@ class _Reader(Reader):
                                                  for row in coffin)):
             self.add(N_("“coffin” must be three rows of three cards, not %(value)s."), number, value=shown(coffin))
             return None
-        problems = validate_round(setup, number, coffin, before)
+        problems = validate_round(number, coffin, over)
         self.extend(problems)
         return None if problems else [list(row) for row in coffin]
 

@@ -18,6 +18,8 @@ RED = {"H", "D"}
 VAMPIRE = "V"
 VAMPIRES = 2
 ROUNDS_PER_SET = 6
+# Fifty sets: no game a table plays is longer, and a pad longer than that is refused (and its next round).
+MAX_ROUNDS = 300
 DEFAULT_TARGET = 1000
 QUEEN, KING = "queen", "king"
 # The centre first: the first nail, turned up before the players place theirs.
@@ -172,10 +174,12 @@ def standing(setup: Setup, coffins: Sequence[Sequence[Sequence[str]]]) -> Standi
     return Standing((totals[0], totals[1]), len(bonuses) + 1, rounds_in_set, tuple(bonuses), winner)
 
 
-def validate_round(setup: Setup, number: int, coffin: Sequence[Sequence[str]],
-                   before: Sequence[Sequence[Sequence[str]]]) -> list[Problem]:
-    """Round `number` after the rounds `before`: a round after the game has ended is refused, as is a wrong coffin."""
-    if standing(setup, before).winner is not None:
+def validate_round(number: int, coffin: Sequence[Sequence[str]], over: bool) -> list[Problem]:
+    """Round `number` of a game `over` or not: a round after the game has ended is refused, as is a round past the
+    most a game holds, or a wrong coffin."""
+    if number > MAX_ROUNDS:
+        return [Problem(N_("a game has at most %(most)d rounds."), {"most": MAX_ROUNDS}, number, (), "round")]
+    if over:
         return [Problem(N_("the game is over: no round after it."), {}, number, (), "round")]
     return validate_coffin(coffin, number)
 

@@ -8,7 +8,18 @@ from typing import Any
 from ...padfile import PadError, is_whole, shown
 from ...problems import N_, Problem
 from ..sides import SidesReader
-from .rules import BY_HOST, BY_ROUNDS, BY_TARGET, Played, Setup, round_problems, side_totals, validate_setup, winners
+from .rules import (
+    BY_HOST,
+    BY_ROUNDS,
+    BY_TARGET,
+    MAX_ROUNDS,
+    Played,
+    Setup,
+    round_problems,
+    side_totals,
+    validate_setup,
+    winners,
+)
 
 FORMAT = "free-pad"
 VERSION = 1
@@ -34,9 +45,8 @@ class _Reader(SidesReader):
         setup = self.read_setup(doc)
         if setup is None:
             return None
-        raw_rounds = doc.get("rounds", [])
-        if not isinstance(raw_rounds, list):
-            self.add(N_("“rounds” must be a list of rounds, not %(value)s."), value=shown(raw_rounds))
+        raw_rounds = self.listed(doc, "rounds", MAX_ROUNDS)
+        if raw_rounds is None:
             return None
         ended = doc.get("ended", False)
         if not isinstance(ended, bool):

@@ -79,6 +79,8 @@ def round_problems(setup: Setup, number: int, points: Mapping[str, int], before:
     def problem(template: str, players: Sequence[str] = (), **params: object) -> Problem:
         return Problem(template, params, number, tuple(players), "round")
 
+    if number > MAX_ROUNDS:
+        return [problem(N_("a game has at most %(most)d rounds."), most=MAX_ROUNDS)]
     if is_over(setup, before):
         return [problem(N_("the game is over: no round after it."))]
     problems = []

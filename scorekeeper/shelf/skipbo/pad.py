@@ -10,6 +10,7 @@ from ...problems import N_, Problem
 from ..sides import SidesReader
 from .rules import (
     DEFAULT_TARGET,
+    MAX_GAMES,
     GameResult,
     Setup,
     default_stock,
@@ -47,9 +48,8 @@ class _Reader(SidesReader):
         if setup is None:
             return None
         match = Match(setup, [])
-        games = doc.get("games", [])
-        if not isinstance(games, list):
-            self.add(N_("“games” must be a list of games, not %(value)s."), value=shown(games))
+        games = self.listed(doc, "games", MAX_GAMES)
+        if games is None:
             return None
         for number, raw in enumerate(games, start=1):
             result = self.read_game(setup, number, raw)

@@ -15,6 +15,8 @@ from ..sides import Sides
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MIN_STOCK, MAX_STOCK = 5, 30
 DEFAULT_TARGET = 500
+# A match of more games than this is no match a table plays: its pad is refused, and its next game.
+MAX_GAMES = 200
 WIN_POINTS, PER_CARD = 25, 5
 
 
@@ -77,6 +79,8 @@ def validate_game(setup: Setup, number: int, result: GameResult, before: Sequenc
     def problem(template: str, players: Sequence[str] = (), **params: object) -> Problem:
         return Problem(template, params, number, tuple(players), "game")
 
+    if number > MAX_GAMES:
+        return [problem(N_("a match has at most %(most)d games."), most=MAX_GAMES)]
     if match_winner(setup, before) is not None:
         return [problem(N_("the match is already won: no game after it."))]
     if not 0 <= result.winner < len(setup.sides):
