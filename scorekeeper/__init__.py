@@ -39,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         static_folder=resource_dir("static"),
     )
     from .extensions import TemplateEnvironment
+    from .padfile import MAX_BYTES
 
     # Set before anything renders: the environment is made on first use.
     app.jinja_environment = TemplateEnvironment
@@ -48,8 +49,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "de", "fr", "it"),
-        # The largest pad file (50 hands of 8 players) is about 100 KiB; nothing else comes near.
-        MAX_CONTENT_LENGTH=256 * 1024,
+        # No request is larger than the largest pad file.
+        MAX_CONTENT_LENGTH=MAX_BYTES,
         REVEAL_COUNT_SECONDS=float(os.environ.get("SCOREKEEPER_REVEAL_SECONDS", "3")),
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         # Per client address and minute: typed join codes (guessing), new games and imports (their cost).

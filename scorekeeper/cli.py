@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import click
 from flask.cli import FlaskGroup
 
-from .padfile import PadError
+from .padfile import MAX_BYTES, PadError
+from .problems import N_, Problem
 from .shelf import INSTALLED, score_any
 
 if TYPE_CHECKING:
@@ -43,8 +44,12 @@ main = FlaskGroup(create_app=_create_app, add_version_option=False, load_dotenv=
 @click.argument("file", type=click.File("rb"))
 def score(file) -> None:
     """Score a pad file of any game (- reads standard input) and print it completed."""
+    text = file.read(MAX_BYTES + 1)
     try:
-        completed = score_any(file.read())
+        if len(text) > MAX_BYTES:
+            raise PadError([Problem(N_("The file is larger than a pad file ever is (%(most)d KiB)."),
+                                    {"most": MAX_BYTES // 1024})])
+        completed = score_any(text)
     except PadError as error:
         for message in error.messages():
             click.echo(message, err=True)

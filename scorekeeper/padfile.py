@@ -54,6 +54,9 @@ def json_kind(value: object) -> str:
 
 # A refused file lists this many problems at most.
 MAX_PROBLEMS = 50
+# The largest pad a table can make (a free pad's 1,000 rounds of twelve) is under 200 KiB; anything larger is refused
+# unread, by the app (its requests) and the command line alike.
+MAX_BYTES = 256 * 1024
 
 
 class Reader:
