@@ -19,7 +19,8 @@ from scorekeeper.padfile import MAX_BYTES
 from scorekeeper.shelf.dracula.rules import MAX_ROUNDS as DRACULA_ROUNDS
 from scorekeeper.shelf.freepad.rules import MAX_PLAYERS as FREE_PAD_PLAYERS
 from scorekeeper.shelf.freepad.rules import MAX_ROUNDS as FREE_PAD_ROUNDS
-from scorekeeper.shelf.skipbo.rules import MAX_GAMES, MAX_PLAYERS as SKIP_BO_PLAYERS
+from scorekeeper.shelf.skipbo.rules import MAX_GAMES
+from scorekeeper.shelf.skipbo.rules import MAX_PLAYERS as SKIP_BO_PLAYERS
 from scorekeeper.shelf.wizard.rules import MAX_PLAYERS as WIZARD_PLAYERS
 
 NAMES = [f"P{n}" for n in range(20)]
