@@ -139,10 +139,42 @@ class HostCache:
         return gone
 
 
+# A run's folder is named after its master process, so a later run can tell one whose master is gone.
+FOLDER_PREFIX = "scorekeeper-host-"
+
+
 def make_folder() -> str:
-    """A new folder for one run of the server, in memory if the system has it (see SHARED_MEMORY)."""
+    """A new folder for one run of the server, in memory if the system has it (see SHARED_MEMORY); the folders of
+    runs whose master was killed (and so never removed its own) are removed first."""
     in_memory = not os.environ.get("TMPDIR") and os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
-    return tempfile.mkdtemp(prefix="scorekeeper-host-", dir=SHARED_MEMORY if in_memory else None)
+    parent = SHARED_MEMORY if in_memory else tempfile.gettempdir()
+    sweep_left_behind(Path(parent))
+    return tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=parent)
+
+
+def sweep_left_behind(parent: Path) -> list[Path]:
+    """Remove the run folders in `parent` whose master process is gone; those removed."""
+    import shutil
+
+    removed = []
+    for folder in parent.glob(FOLDER_PREFIX + "*"):
+        pid = folder.name.removeprefix(FOLDER_PREFIX).split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)) or not folder.is_dir():
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` runs (another user's counts: it is not ours to remove)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def init_app(app: Flask) -> None:

@@ -329,3 +329,21 @@ def test_the_folder_is_made_in_memory_where_the_system_has_it_and_where_the_oper
     monkeypatch.setattr(host_cache, "SHARED_MEMORY", str(tmp_path / "memory"))
     (tmp_path / "memory").mkdir()
     assert Path(make_folder()).parent == tmp_path / "memory"
+
+
+def test_a_killed_master_s_folder_is_swept_when_a_server_starts(tmp_path: Path) -> None:
+    """A master killed with SIGKILL never removes its run's folder: the next start removes every folder whose master
+    is gone, and leaves a running one's (this process's) and what is not a run's folder."""
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    left = tmp_path / f"{host_cache.FOLDER_PREFIX}{gone.pid}-abc123"
+    (left / "drawing").mkdir(parents=True)
+    running = tmp_path / f"{host_cache.FOLDER_PREFIX}{os.getpid()}-def456"
+    running.mkdir()
+    other = tmp_path / "someone-else"
+    other.mkdir()
+    assert host_cache.sweep_left_behind(tmp_path) == [left]
+    assert not left.exists() and running.is_dir() and other.is_dir()

@@ -80,6 +80,19 @@ def test_a_skipbo_game_is_entered_from_the_phones(client: FlaskClient, app: Flas
     assert exported["totals"] == {"Anne": 120, "Ben": 0, "Cara": 0}
 
 
+def test_skipbo_who_went_out_said_again_keeps_the_counts_entered(client: FlaskClient, app: Flask) -> None:
+    """Ben's phone counts 4; the host then says (again) that Anne went out: Ben's 4 stays, nothing to count
+    out."""
+    url, phones = skipbo_table(client, app, target="500")
+    assert phones["Anne"].post(f"{url}/play", data={"went_out": "0"}).status_code == 303
+    assert phones["Ben"].post(f"{url}/play", data={"left": "4"}).status_code == 303
+    assert phones["Cara"].post(f"{url}/play", data={"left": "0"}).status_code == 422
+    assert client.post(f"{url}/play", data={"went_out": "0"}).status_code == 303
+    assert "4 cards left" in seen(client, url)
+    assert phones["Cara"].post(f"{url}/play", data={"left": "6"}).status_code == 303
+    assert "Ben 4, Cara 6" in seen(client, url)
+
+
 def test_skipbo_teams_and_a_viewer(client: FlaskClient, app: Flask) -> None:
     response = client.post("/games/new/skip-bo", data={"player": ["Anne", "Ben", "Cara", "Dan"], "teams": "on"})
     url = response.headers["Location"]

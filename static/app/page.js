@@ -15,6 +15,8 @@
     responseHandling: [{ code: "204", swap: false }, { code: "[23]..", swap: true }, { code: "422", swap: true },
                        { code: "[45]..", swap: false, error: true }],
     scrollIntoViewOnBoost: false, timeout: 20000, includeIndicatorStyles: false, allowEval: false, defaultSettleDelay: 0,
+    // No page is kept in the browser's storage for Back: one may hold a secret (a bid) of a seat this phone has lost since.
+    historyCacheSize: 0,
   });
   const byId = sk.byId = (id) => document.getElementById(id);
   const main = (selector) => document.querySelector("#main " + selector);

@@ -127,7 +127,11 @@ def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, a
             return refuse(N_("the winner must be one of the players."))
         if not actor.is_host and actor.seat not in setup.sides[side]:
             return Applied(denied=True)
-        return Applied(draft=GameResult(side))
+        # The counts the others entered stay (said again, or said by another screen, it is the same game); a
+        # player who went out has none.
+        kept = {name: cards for name, cards in (draft.left if draft else {}).items()
+                if name in opponents(setup, side)}
+        return Applied(draft=GameResult(side, kept))
     seat = change.get("seat") if actor.is_host else actor.seat
     if seat is None or not 0 <= seat < len(setup.players):
         return Applied(denied=True) if not actor.is_host else refuse(N_("Pick a player."))
