@@ -77,9 +77,14 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
     from . import assets, extensions, host_cache, kinds, live, views
+    from .bodies import BODIES_PER_ADDRESS, BODY_SECONDS, WholeBodies
     from .shelf import INSTALLED
     from .views.labels import FRAME_SCRIPT, FRAME_SCRIPTS
 
+    # Every body read whole first, in bounded time and size (inside ProxyFix, so it counts real client addresses).
+    body_seconds = float(os.environ.get("SCOREKEEPER_BODY_SECONDS", BODY_SECONDS))
+    per_address = int(os.environ.get("SCOREKEEPER_BODIES_PER_ADDRESS", BODIES_PER_ADDRESS))
+    app.wsgi_app = WholeBodies(app.wsgi_app, MAX_BYTES, body_seconds, per_address)  # type: ignore[method-assign]
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
         # Behind that many proxies, the client's address, scheme and host come from their headers,

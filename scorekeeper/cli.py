@@ -170,19 +170,27 @@ def serve(host: str, port: int) -> None:
     serve_app(create_app(), host, port, ready, log=ConsoleLog(), handler_class=request_logging_handler())
 
 
+# The connections `scorekeeper serve` takes at once (a table's phones and screens are a few dozen).
+CONNECTIONS = 4000
+
+
 def serve_app(app: Flask, host: str, port: int, ready: Callable[[int], None], log: object = None,
               handler_class: type | None = None) -> None:
     """Bring the database up to date, then serve `app` with gevent until stopped; `ready` is told the port bound."""
     from flask_migrate import upgrade
+    from gevent.pool import Pool
     from gevent.pywsgi import WSGIServer
 
-    from .warm import warm_up
+    from .warm import raise_open_files, warm_up
 
     with app.app_context():
         upgrade()
     warm_up(app)
     handler = {"handler_class": handler_class} if handler_class is not None else {}
-    server = WSGIServer((host, port), app, log=log, **handler)
+    # As many connections at once as the open files allow, less a margin for the database and the app's files: past
+    # that a new one waits to be taken rather than fail (or fail the others) for want of a file.
+    connections = Pool(max(64, min(CONNECTIONS, raise_open_files() - 64)))
+    server = WSGIServer((host, port), app, log=log, spawn=connections, **handler)
     server.init_socket()
     ready(server.socket.getsockname()[1])
     try:

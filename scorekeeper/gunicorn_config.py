@@ -23,6 +23,10 @@ def on_starting(server) -> None:
 
     from scorekeeper import create_app
     from scorekeeper.host_cache import FOLDER_VARIABLE, make_folder
+    from scorekeeper.warm import raise_open_files
+
+    # The workers are forked with this limit: each takes up to `worker_connections` connections.
+    raise_open_files()
 
     with create_app().app_context():
         upgrade()

@@ -37,6 +37,11 @@ KEEPALIVE_SECONDS = 15.0
 WATCHER = "live_watcher"
 # After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
 RELISTEN_SECONDS = 1.0
+# Streams one process keeps open from one client address, and for one game: a table behind one router is nine phones,
+# a host and a screen or two, each page one stream. Past either, the oldest of them is closed (its page opens it
+# again a second later, and closes the next oldest): a client opening thousands holds no more of the process.
+STREAMS_PER_ADDRESS = 32
+STREAMS_PER_GAME = 48
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
 EVENTS_KEPT = timedelta(hours=1)
@@ -84,6 +89,11 @@ class Watcher:
         self.lock = threading.Lock()
         self.waiting: dict[int, tuple[threading.Event, int]] = {}
         self.versions: dict[int, int] = {}
+        # The open streams by client address and by game, oldest first (each to its game); those closed for one
+        # too many, until they end.
+        self.by_address: dict[str, dict[object, tuple[int, str]]] = {}
+        self.by_game: dict[int, dict[object, tuple[int, str]]] = {}
+        self.closed: set[object] = set()
         self.stopping = False
         self.last_event: int | None = None
         self.last_prune = time.monotonic()
@@ -235,15 +245,48 @@ class Watcher:
         with self.lock:
             return self.versions.get(game_id, 0)
 
+    def _open(self, stream: object, game_id: int, address: str) -> None:
+        """Count a new stream; close the oldest of its address, or of its game, past their bounds."""
+        with self.lock:
+            self.by_address.setdefault(address, {})[stream] = (game_id, address)
+            self.by_game.setdefault(game_id, {})[stream] = (game_id, address)
+            for alike, most in ((self.by_address[address], STREAMS_PER_ADDRESS),
+                                (self.by_game[game_id], STREAMS_PER_GAME)):
+                while len(alike) > most:
+                    oldest, (its_game, its_address) = next(iter(alike.items()))
+                    self._forget(oldest, its_game, its_address)
+                    self.closed.add(oldest)
+                    # Its game's streams wake (the others find nothing new and wait again); it ends.
+                    if its_game in self.waiting:
+                        self._next_event(its_game).set()
+
+    def _forget(self, stream: object, game_id: int, address: str) -> None:
+        """No longer count `stream` (under the lock)."""
+        of_address, of_game = self.by_address.get(address, {}), self.by_game.get(game_id, {})
+        of_address.pop(stream, None)
+        of_game.pop(stream, None)
+        if not of_address:
+            self.by_address.pop(address, None)
+        if not of_game:
+            self.by_game.pop(game_id, None)
+
+    def _close(self, stream: object, game_id: int, address: str) -> None:
+        with self.lock:
+            self._forget(stream, game_id, address)
+            self.closed.discard(stream)
+
     @contextmanager
-    def watching(self, game_id: int) -> Iterator[Callable[[int, float], bool | None]]:
-        """Follow one game for as long as the block runs.
+    def watching(self, game_id: int, address: str = "") -> Iterator[Callable[[int, float], bool | None]]:
+        """Follow one game for as long as the block runs, for a client at `address`.
 
         Gives `wait(version, timeout)`: True once the game is past `version`, False when
-        `timeout` passed first, None when the server is stopping.
+        `timeout` passed first, None when the server is stopping or this stream was closed (one too many of its
+        address or game: see STREAMS_PER_ADDRESS).
         """
         self.start()
         self._enter(game_id)
+        me = object()
+        self._open(me, game_id, address)
 
         def wait(version: int, timeout: float) -> bool | None:
             if version > self.versions.get(game_id, 0):
@@ -253,15 +296,16 @@ class Watcher:
                 self.wake([(game_id, version)])
             # The event first, then the version: a change that comes in between sets this very event.
             event = self.waiting[game_id][0]
-            if not self.stopping and self.versions.get(game_id, 0) <= version:
+            if not self.stopping and me not in self.closed and self.versions.get(game_id, 0) <= version:
                 event.wait(timeout)
-            if self.stopping:
+            if self.stopping or me in self.closed:
                 return None
             return self.versions.get(game_id, 0) > version
 
         try:
             yield wait
         finally:
+            self._close(me, game_id, address)
             self._leave(game_id)
 
 

@@ -34,3 +34,15 @@ def warm_up(app: Flask) -> None:
         files = [path.relative_to(static).as_posix() for path in sorted(static.rglob("*")) if path.is_file()]
         for filename in [*bundles, *(name for name in files if name not in in_bundles)]:
             url_for("static", filename=filename)
+
+
+def raise_open_files() -> int:
+    """Let this process (and those it forks) open as many files as the system allows it: every connection is one,
+    and a server's default of 1,024 fails with "Too many open files" under a thousand slow clients. The limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]

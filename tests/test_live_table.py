@@ -308,3 +308,50 @@ def test_a_screen_id_that_is_not_one_is_ignored(table) -> None:
         answer = clients["anne"].post(f"{url}/hands/1/bid", data={"bid": 2},
                                       headers={"HX-Request": "true", "X-Screen": sent})
         assert answer.status_code == 200
+
+
+def test_a_client_s_streams_and_a_game_s_are_bounded_the_oldest_closed(app: Flask, client: FlaskClient,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """One address opening stream after stream keeps at most its bound open (the oldest closed, not another
+    address's); a game's streams from many addresses likewise."""
+    from scorekeeper import live
+    from tests.helpers import new_game
+
+    monkeypatch.setattr(live, "STREAMS_PER_ADDRESS", 3)
+    monkeypatch.setattr(live, "STREAMS_PER_GAME", 5)
+    url = new_game(client, ["Anne", "Ben"])
+    other = new_game(client, ["Cara", "Dan"])
+    ended: dict[str, threading.Event] = {}
+
+    def follow(name: str, path: str, address: str) -> None:
+        ended[name] = threading.Event()
+        opened = threading.Event()
+
+        def read() -> None:
+            response = app.test_client().get(f"{path}/events", buffered=False,
+                                             environ_base={"REMOTE_ADDR": address})
+            opened.set()
+            try:
+                for _ in response.response:
+                    pass
+            finally:
+                response.close()
+                ended[name].set()
+
+        threading.Thread(target=read, daemon=True).start()
+        assert opened.wait(5)
+        time.sleep(0.2)  # counted, in the order opened
+
+    follow("neighbour", other, "10.0.0.2")
+    for n in range(4):
+        follow(f"flood {n}", other, "10.0.0.1")
+    assert ended["flood 0"].wait(5)
+    assert not any(ended[name].is_set() for name in ("neighbour", "flood 1", "flood 2", "flood 3"))
+    # Six screens of one game, each from its own address: the oldest of the game closes.
+    for n in range(6):
+        follow(f"screen {n}", url, f"10.0.1.{n}")
+    assert ended["screen 0"].wait(5)
+    assert not any(ended[f"screen {n}"].is_set() for n in range(1, 6))
+    with app.app_context():
+        watcher = app.extensions["live_watcher"]
+        watcher.stop()

@@ -112,7 +112,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
     watcher: Watcher = current_app.extensions["live_watcher"]
     yield "retry: 1000\n\n"
     heard: int | None = None
-    with watcher.watching(game_id) as wait:
+    with watcher.watching(game_id, request.remote_addr or "") as wait:
         while True:
             # The version this process heard of is usually read already (by the writer, or
             # another screen): then no query at all. Otherwise read the game afresh.
