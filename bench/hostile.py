@@ -4,14 +4,19 @@
    long a page takes meanwhile (all shapes sent at once from several connections).
 2. SIGTERM with 300 open live streams and 50 idle keep-alive connections: how long until every
    process of the server is gone (the promise: 2 s at most).
+3. Slow clients from one address (127.0.0.2): bodies sent a byte every 5 s to /language, and event streams of a
+   game opened again and again, while a normal player (127.0.0.1) opens the game and taps: the player's page and
+   tap times (the promise: every one answered, p95 under 2 s), and how the server answered the flood.
 
-Run: .venv/bin/python bench/hostile.py [--repeat 3]
+Run: .venv/bin/python bench/hostile.py [--repeat 3] [--slow 3000 --streams 3000 --seconds 60] [--only slow]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import selectors
+import socket
 import statistics
 import sys
 import tempfile
@@ -75,11 +80,121 @@ def imports(server: ProductionServer) -> None:
           f"({len(page_times)} requests): median {statistics.median(page_times):.1f} ms, max {max(page_times):.1f} ms")
 
 
+SLOW_HEAD = (b"POST /language HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+             b"Content-Length: 1000\r\n\r\n")
+
+
+class Flood:
+    """Slow bodies and open streams from one address, each opened again as soon as the server ends it."""
+
+    def __init__(self, port: int, game: str, source: str) -> None:
+        self.port, self.source = port, source
+        self.stream_head = (f"GET {game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+                            .encode())
+        self.selector = selectors.DefaultSelector()
+        self.answers: dict[str, int] = {}
+        self.slow: list[socket.socket] = []
+
+    def open(self, kind: str) -> None:
+        connection = socket.socket()
+        connection.bind((self.source, 0))
+        connection.connect(("127.0.0.1", self.port))
+        connection.setblocking(False)
+        connection.sendall(SLOW_HEAD + b"l" if kind == "slow" else self.stream_head)
+        self.selector.register(connection, selectors.EVENT_READ, kind)
+        if kind == "slow":
+            self.slow.append(connection)
+
+    def run(self, slow: int, streams: int, seconds: float) -> None:
+        for n in range(max(slow, streams)):
+            if n < slow:
+                self.open("slow")
+            if n < streams:
+                self.open("stream")
+        deadline, next_byte = time.monotonic() + seconds, time.monotonic() + 5
+        while time.monotonic() < deadline:
+            for key, _ in self.selector.select(timeout=0.5):
+                connection, kind = key.fileobj, key.data
+                try:
+                    data = connection.recv(65536)
+                except OSError:
+                    data = b""
+                if kind == "slow" or not data:
+                    status = data.split(b" ", 2)[1].decode() if data.startswith(b"HTTP/") else "closed"
+                    name = f"{kind} {status}"
+                    self.answers[name] = self.answers.get(name, 0) + 1
+                    self.selector.unregister(connection)
+                    if connection in self.slow:
+                        self.slow.remove(connection)
+                    connection.close()
+                    self.open(kind)
+            if time.monotonic() >= next_byte:
+                next_byte += 5
+                for connection in list(self.slow):
+                    try:
+                        connection.send(b"l")
+                    except OSError:
+                        pass
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+
+
+def slow_clients(slow: int, streams: int, seconds: float) -> None:
+    """The flood from 127.0.0.2 while a normal player at 127.0.0.1 opens the game and taps, every half second."""
+    with tempfile.TemporaryDirectory() as folder:
+        server = ProductionServer(Path(folder))
+        server.start()
+        try:
+            host = Phone(server.base)
+            host.get("/games/new")
+            game = host.post("/games/new", {"ruleset": "modern", "player": ["Anne", "Ben"],
+                                            "advanced_cards": "on"})[1]
+            for seat in (0, 1):
+                host.post(f"{game}/hands/1/bid", {"seat": seat, "bid": 0})
+            flood = Flood(server.port, game, "127.0.0.2")
+            flooding = threading.Thread(target=flood.run, args=(slow, streams, seconds))
+            flooding.start()
+            time.sleep(5)  # the flood in full
+            pages: list[float] = []
+            taps: list[float] = []
+            failed = 0
+            while flooding.is_alive():
+                for times, act in ((pages, lambda: host.get(game)),
+                                   (taps, lambda: host.post(f"{game}/hands/1", {"intent": "lost-more"
+                                                                                if len(taps) % 2 == 0 else
+                                                                                "lost-less"}))):
+                    started = time.perf_counter()
+                    try:
+                        status = act()[0]
+                    except OSError:
+                        status = 0
+                    failed += status not in (200, 303)
+                    times.append((time.perf_counter() - started) * 1000)
+                time.sleep(0.5)
+            flooding.join()
+            for name, times in (("page", pages), ("tap", taps)):
+                ranked = sorted(times)
+                print(f"  normal player's {name}s: {len(times)}, p50 {ranked[len(ranked) // 2]:.0f} ms, "
+                      f"p95 {ranked[int(len(ranked) * 0.95)]:.0f} ms, max {ranked[-1]:.0f} ms")
+            print(f"  failed: {failed}; the flood answered: " +
+                  ", ".join(f"{name} {count}" for name, count in sorted(flood.answers.items())))
+        finally:
+            server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3, help="SIGTERM runs")
+    parser.add_argument("--slow", type=int, default=3000, help="slow bodies at once")
+    parser.add_argument("--streams", type=int, default=3000, help="event streams at once")
+    parser.add_argument("--seconds", type=float, default=60, help="how long the flood lasts")
+    parser.add_argument("--only", choices=["slow"], help="the slow clients alone")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    if args.only == "slow":
+        print(f"Slow clients: {args.slow} bodies and {args.streams} streams from one address, {args.seconds:.0f} s:")
+        slow_clients(args.slow, args.streams, args.seconds)
+        return
     with tempfile.TemporaryDirectory() as folder:
         server = ProductionServer(Path(folder))
         server.start()
@@ -93,6 +208,8 @@ def main() -> None:
             times.append(sigterm_with_open_connections(Path(folder), 300, 50))
     print("SIGTERM with 300 open streams and 50 idle keep-alive connections, until every process is gone: "
           + ", ".join(f"{t:.2f} s" for t in times) + " (promise: ≤ 2 s)")
+    print(f"Slow clients: {args.slow} bodies and {args.streams} streams from one address, {args.seconds:.0f} s:")
+    slow_clients(args.slow, args.streams, args.seconds)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
 
