@@ -58,6 +58,12 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         # Per browser and minute (ten times as many per address): asking the host for a taken seat.
         SEAT_REQUESTS_PER_MINUTE=5,
         NEW_GAMES_PER_MINUTE=20,
+        # Per client address (after TRUSTED_PROXIES) and process: request bodies being read at once, live streams
+        # open; per game and process, live streams open (see bodies.py and live.py). A request's body in seconds.
+        BODIES_PER_ADDRESS=64,
+        STREAMS_PER_ADDRESS=32,
+        STREAMS_PER_GAME=48,
+        BODY_SECONDS=10.0,
         TRUSTED_PROXIES=0,
         # A connection the database dropped (it restarted) is found out and replaced before a request uses it.
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
@@ -68,23 +74,25 @@ def create_app(test_config: Mapping[str, Any] | None = None,
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-        for key in ("TRUSTED_PROXIES", "JOIN_TRIES_PER_MINUTE", "NEW_GAMES_PER_MINUTE", "SEAT_REQUESTS_PER_MINUTE"):
+        for key in ("TRUSTED_PROXIES", "JOIN_TRIES_PER_MINUTE", "NEW_GAMES_PER_MINUTE", "SEAT_REQUESTS_PER_MINUTE",
+                    "BODIES_PER_ADDRESS", "STREAMS_PER_ADDRESS", "STREAMS_PER_GAME"):
             if os.environ.get(key):
                 app.config[key] = int(os.environ[key])
+        if os.environ.get("BODY_SECONDS"):
+            app.config["BODY_SECONDS"] = float(os.environ["BODY_SECONDS"])
     else:
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
     from . import assets, extensions, host_cache, kinds, live, views
-    from .bodies import BODIES_PER_ADDRESS, BODY_SECONDS, WholeBodies
+    from .bodies import WholeBodies
     from .shelf import INSTALLED
     from .views.labels import FRAME_SCRIPT, FRAME_SCRIPTS
 
     # Every body read whole first, in bounded time and size (inside ProxyFix, so it counts real client addresses).
-    body_seconds = float(os.environ.get("SCOREKEEPER_BODY_SECONDS", BODY_SECONDS))
-    per_address = int(os.environ.get("SCOREKEEPER_BODIES_PER_ADDRESS", BODIES_PER_ADDRESS))
-    app.wsgi_app = WholeBodies(app.wsgi_app, MAX_BYTES, body_seconds, per_address)  # type: ignore[method-assign]
+    app.wsgi_app = WholeBodies(app.wsgi_app, MAX_BYTES, app.config["BODY_SECONDS"],  # type: ignore[method-assign]
+                               app.config["BODIES_PER_ADDRESS"])
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
         # Behind that many proxies, the client's address, scheme and host come from their headers,

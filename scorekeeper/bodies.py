@@ -13,12 +13,6 @@ from typing import Any
 
 import gevent
 
-# A phone's tap is a few hundred bytes and the largest pad file 256 KiB: ten seconds is the whole of either on a
-# poor mobile connection (256 KiB at 200 kbit/s), far longer than any sends it in.
-BODY_SECONDS = 10.0
-# Bodies read at once from one client address: a table behind one router is nine phones and a host; a school's or a
-# bar's Wi-Fi a few tables.
-BODIES_PER_ADDRESS = 64
 CHUNK = 64 * 1024
 
 StartResponse = Callable[..., Any]
@@ -27,10 +21,13 @@ WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 class WholeBodies:
     """WSGI middleware: the body of every request that has one read whole (at most `most_bytes` + 1 of it) before
-    `app` is called; the app sees a body of known length, or a too-large one that it refuses itself (413)."""
+    `app` is called; the app sees a body of known length, or a too-large one that it refuses itself (413).
 
-    def __init__(self, app: WsgiApp, most_bytes: int, seconds: float = BODY_SECONDS,
-                 per_address: int = BODIES_PER_ADDRESS) -> None:
+    A phone's tap is a few hundred bytes and the largest pad file 256 KiB: the app's BODY_SECONDS (10) are the whole
+    of either on a poor mobile connection (256 KiB at 200 kbit/s). Its BODIES_PER_ADDRESS (64 a process): a table
+    behind one router is nine phones and a host; a school's or a bar's Wi-Fi a few tables."""
+
+    def __init__(self, app: WsgiApp, most_bytes: int, seconds: float, per_address: int) -> None:
         self.app, self.most_bytes, self.seconds, self.per_address = app, most_bytes, seconds, per_address
         self.reading: Counter[str] = Counter()
 

@@ -37,11 +37,6 @@ KEEPALIVE_SECONDS = 15.0
 WATCHER = "live_watcher"
 # After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
 RELISTEN_SECONDS = 1.0
-# Streams one process keeps open from one client address, and for one game: a table behind one router is nine phones,
-# a host and a screen or two, each page one stream. Past either, the oldest of them is closed (its page opens it
-# again a second later, and closes the next oldest): a client opening thousands holds no more of the process.
-STREAMS_PER_ADDRESS = 32
-STREAMS_PER_GAME = 48
 # A screen that reconnects reads its game's version afresh; the log only has to carry
 # changes across processes, so an hour is plenty.
 EVENTS_KEPT = timedelta(hours=1)
@@ -76,24 +71,26 @@ class Watcher:
     """Follows the event log and wakes the streams waiting on the games that changed."""
 
     def __init__(self, session_factory: Callable, listen_url: str | None = None,
-                 log: SqliteLog | None = None) -> None:
+                 log: SqliteLog | None = None, per_address: int = 32, per_game: int = 48) -> None:
         self.session_factory = session_factory
         # A PostgreSQL address to LISTEN on; None polls the event log instead.
         self.listen_url = listen_url
         # SQLite's cheap way to the log (`SqliteLog`); None: a session reads it.
         self.log = log
         self.listening = False
-        # One lock for the changes below, and one waiting point per game that has a stream open: an event set (and
-        # replaced by a new one) when the game moves on, and how many streams follow it. A stream waits on the event
-        # alone, no lock: under gevent a lock is Python code, and a change wakes seven streams or more.
+        # One lock for the changes below. Each open stream waits on an event of its own, no lock (under gevent a lock
+        # is Python code): set when its game moves on, when the server stops, or when the stream is one too many and
+        # closed (so closing one wakes that one alone). By game, and by client address, oldest first.
         self.lock = threading.Lock()
-        self.waiting: dict[int, tuple[threading.Event, int]] = {}
+        self.waiting: dict[int, dict[object, threading.Event]] = {}
+        self.by_address: dict[str, dict[object, int]] = {}
         self.versions: dict[int, int] = {}
-        # The open streams by client address and by game, oldest first (each to its game); those closed for one
-        # too many, until they end.
-        self.by_address: dict[str, dict[object, tuple[int, str]]] = {}
-        self.by_game: dict[int, dict[object, tuple[int, str]]] = {}
         self.closed: set[object] = set()
+        # Streams one process keeps open from one client address, and for one game (the app's STREAMS_PER_ADDRESS
+        # and STREAMS_PER_GAME): a table behind one router is nine phones, a host and a screen or two, each page one
+        # stream. Past either, the oldest of them is closed (its page opens it again a second later, and closes the
+        # next oldest): a client opening thousands holds no more of the process.
+        self.per_address, self.per_game = per_address, per_game
         self.stopping = False
         self.last_event: int | None = None
         self.last_prune = time.monotonic()
@@ -111,7 +108,7 @@ class Watcher:
         """End every stream now (the server is shutting down)."""
         with self.lock:
             self.stopping = True
-            woken = [self._next_event(game_id) for game_id in self.waiting]
+            woken = [event for streams in self.waiting.values() for event in streams.values()]
         for event in woken:
             event.set()
 
@@ -143,16 +140,9 @@ class Watcher:
                 if version > self.versions.get(game_id, 0):
                     self.versions[game_id] = version
                     changed.add(game_id)
-            woken = [self._next_event(game_id) for game_id in changed & self.waiting.keys()]
+            woken = [event for game_id in changed & self.waiting.keys() for event in self.waiting[game_id].values()]
         for event in woken:
             event.set()
-
-    def _next_event(self, game_id: int) -> threading.Event:
-        """The event the streams of a game wait on now, replaced by a new one for the next change (under the lock,
-        after the game's version was raised: a stream that takes the new event finds the version raised)."""
-        event, count = self.waiting[game_id]
-        self.waiting[game_id] = (threading.Event(), count)
-        return event
 
     def prune_if_due(self) -> None:
         """Now and then, drop old events and the versions of games nobody watches."""
@@ -227,53 +217,44 @@ class Watcher:
                 time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
             time.sleep(POLL_SECONDS)
 
-    def _enter(self, game_id: int) -> None:
+    def _enter(self, stream: object, game_id: int, address: str) -> threading.Event:
+        """Count a new stream and give it its event; close the oldest of its address, or of its game, past their
+        bounds (its own event set: it alone wakes, and ends)."""
         with self.lock:
-            event, count = self.waiting.get(game_id, (None, 0))
-            self.waiting[game_id] = (event or threading.Event(), count + 1)
+            event = self.waiting.setdefault(game_id, {})[stream] = threading.Event()
+            of_address = self.by_address.setdefault(address, {})
+            of_address[stream] = game_id
+            for oldest in self._beyond(of_address, self.per_address):
+                self._close(oldest, of_address[oldest])
+            for oldest in self._beyond(self.waiting[game_id], self.per_game):
+                self._close(oldest, game_id)
+        return event
 
-    def _leave(self, game_id: int) -> None:
+    def _beyond(self, streams: dict[object, Any], most: int) -> list[object]:
+        """The oldest of `streams` still open past the `most` newest (under the lock)."""
+        still = [stream for stream in streams if stream not in self.closed]
+        return still[:max(0, len(still) - most)]
+
+    def _close(self, stream: object, game_id: int) -> None:
+        """Close one stream: it wakes and ends (under the lock)."""
+        self.closed.add(stream)
+        self.waiting[game_id][stream].set()
+
+    def _leave(self, stream: object, game_id: int, address: str) -> None:
         with self.lock:
-            event, count = self.waiting[game_id]
-            if count <= 1:
-                del self.waiting[game_id]
-            else:
-                self.waiting[game_id] = (event, count - 1)
+            of_game, of_address = self.waiting.get(game_id, {}), self.by_address.get(address, {})
+            of_game.pop(stream, None)
+            of_address.pop(stream, None)
+            if not of_game:
+                self.waiting.pop(game_id, None)
+            if not of_address:
+                self.by_address.pop(address, None)
+            self.closed.discard(stream)
 
     def version(self, game_id: int) -> int:
         """The newest version of a game this process has heard of (0: none)."""
         with self.lock:
             return self.versions.get(game_id, 0)
-
-    def _open(self, stream: object, game_id: int, address: str) -> None:
-        """Count a new stream; close the oldest of its address, or of its game, past their bounds."""
-        with self.lock:
-            self.by_address.setdefault(address, {})[stream] = (game_id, address)
-            self.by_game.setdefault(game_id, {})[stream] = (game_id, address)
-            for alike, most in ((self.by_address[address], STREAMS_PER_ADDRESS),
-                                (self.by_game[game_id], STREAMS_PER_GAME)):
-                while len(alike) > most:
-                    oldest, (its_game, its_address) = next(iter(alike.items()))
-                    self._forget(oldest, its_game, its_address)
-                    self.closed.add(oldest)
-                    # Its game's streams wake (the others find nothing new and wait again); it ends.
-                    if its_game in self.waiting:
-                        self._next_event(its_game).set()
-
-    def _forget(self, stream: object, game_id: int, address: str) -> None:
-        """No longer count `stream` (under the lock)."""
-        of_address, of_game = self.by_address.get(address, {}), self.by_game.get(game_id, {})
-        of_address.pop(stream, None)
-        of_game.pop(stream, None)
-        if not of_address:
-            self.by_address.pop(address, None)
-        if not of_game:
-            self.by_game.pop(game_id, None)
-
-    def _close(self, stream: object, game_id: int, address: str) -> None:
-        with self.lock:
-            self._forget(stream, game_id, address)
-            self.closed.discard(stream)
 
     @contextmanager
     def watching(self, game_id: int, address: str = "") -> Iterator[Callable[[int, float], bool | None]]:
@@ -281,12 +262,11 @@ class Watcher:
 
         Gives `wait(version, timeout)`: True once the game is past `version`, False when
         `timeout` passed first, None when the server is stopping or this stream was closed (one too many of its
-        address or game: see STREAMS_PER_ADDRESS).
+        address or game: see `per_address`).
         """
         self.start()
-        self._enter(game_id)
         me = object()
-        self._open(me, game_id, address)
+        event = self._enter(me, game_id, address)
 
         def wait(version: int, timeout: float) -> bool | None:
             if version > self.versions.get(game_id, 0):
@@ -294,8 +274,8 @@ class Watcher:
                 # game's other streams here, waiting on an older one, wake for it (the watcher's own news of it,
                 # when it comes, is no news and wakes nobody: without this they would sleep to their next wake).
                 self.wake([(game_id, version)])
-            # The event first, then the version: a change that comes in between sets this very event.
-            event = self.waiting[game_id][0]
+            # Cleared before the version is looked at: a change that comes after sets it again.
+            event.clear()
             if not self.stopping and me not in self.closed and self.versions.get(game_id, 0) <= version:
                 event.wait(timeout)
             if self.stopping or me in self.closed:
@@ -305,8 +285,7 @@ class Watcher:
         try:
             yield wait
         finally:
-            self._close(me, game_id, address)
-            self._leave(game_id)
+            self._leave(me, game_id, address)
 
 
 class SqliteLog:
@@ -388,4 +367,5 @@ def sqlite_log(app: Flask) -> SqliteLog | None:
 def init_app(app: Flask) -> None:
     """Give `app` its watcher; every change the table stores wakes this process's streams (`rows.store`), in a
     request or not (the command line, a test)."""
-    app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app), sqlite_log(app))
+    app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app), sqlite_log(app),
+                                      app.config["STREAMS_PER_ADDRESS"], app.config["STREAMS_PER_GAME"])

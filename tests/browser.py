@@ -45,7 +45,9 @@ SERVE_EVERY_GAME = ["-m", "tests.highcard.serve"]
 def start_server(instance: Path, command: list[str] = SERVE, reveal_seconds: float = 1) -> tuple[subprocess.Popen[str], str]:
     """Start the app (`scorekeeper serve`, or another `command`) on a free loopback port, its YO-HO-HO lasting
     `reveal_seconds`; return it and its address."""
-    env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": str(reveal_seconds),
+    # Every browser of a test comes from this one address: the bounds per address are lifted (unless a test sets them).
+    env = {"BODIES_PER_ADDRESS": "100000", "STREAMS_PER_ADDRESS": "100000", **os.environ,
+           "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": str(reveal_seconds),
            "NEW_GAMES_PER_MINUTE": "100000"}
     env.pop("DATABASE_URL", None)
     server = subprocess.Popen(

@@ -29,7 +29,8 @@ class ProductionServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance),
                     # Every simulated table comes from this one address.
-                    "NEW_GAMES_PER_MINUTE": "100000", **environment}
+                    "NEW_GAMES_PER_MINUTE": "100000", "BODIES_PER_ADDRESS": "100000",
+                    "STREAMS_PER_ADDRESS": "100000", **environment}
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.process: subprocess.Popen | None = None

@@ -14,7 +14,7 @@ import pytest
 from tests.browser import start_server, stop_server
 from tests.production import ProductionServer
 
-SETTINGS = {"SCOREKEEPER_BODY_SECONDS": "1", "SCOREKEEPER_BODIES_PER_ADDRESS": "4"}
+SETTINGS = {"BODY_SECONDS": "1", "BODIES_PER_ADDRESS": "4"}
 HEAD = (b"POST /language HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n")
 
 

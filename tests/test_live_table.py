@@ -317,8 +317,9 @@ def test_a_client_s_streams_and_a_game_s_are_bounded_the_oldest_closed(app: Flas
     from scorekeeper import live
     from tests.helpers import new_game
 
-    monkeypatch.setattr(live, "STREAMS_PER_ADDRESS", 3)
-    monkeypatch.setattr(live, "STREAMS_PER_GAME", 5)
+    watcher = app.extensions[live.WATCHER]
+    monkeypatch.setattr(watcher, "per_address", 3)
+    monkeypatch.setattr(watcher, "per_game", 5)
     url = new_game(client, ["Anne", "Ben"])
     other = new_game(client, ["Cara", "Dan"])
     ended: dict[str, threading.Event] = {}
@@ -352,6 +353,4 @@ def test_a_client_s_streams_and_a_game_s_are_bounded_the_oldest_closed(app: Flas
         follow(f"screen {n}", url, f"10.0.1.{n}")
     assert ended["screen 0"].wait(5)
     assert not any(ended[f"screen {n}"].is_set() for n in range(1, 6))
-    with app.app_context():
-        watcher = app.extensions["live_watcher"]
-        watcher.stop()
+    watcher.stop()

@@ -78,8 +78,10 @@ def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None
         for thread in threads:
             thread.start()
         time.sleep(0.1)
-        events = {game_id: event for game_id, (event, _) in watcher.waiting.items()}
-        assert set(events) == {first, second} and events[first] is not events[second]
+        # Each stream its own event, by game.
+        events = {game_id: list(streams.values()) for game_id, streams in watcher.waiting.items()}
+        assert set(events) == {first, second} and len(events[first]) == len(events[second]) == 1
+        assert events[first][0] is not events[second][0]
         db.session.add(Event(game_id=first, version=2, kind="bid"))
         db.session.commit()
         watcher.poll()
