@@ -20,10 +20,11 @@
   document.addEventListener("fullscreenchange", label);
   document.addEventListener("htmx:afterSettle", label);
 
-  // A room's screen (as wide as its layout for one, screen.css) shows all of itself: what does not fit gives way,
-  // first the pad's earliest rounds (the leaderboard has the totals), then the type, a little at a time. Done again
-  // whenever what it shows changes (a push, before the browser paints it) or the window does.
-  var root = document.documentElement;
+  // A room's screen (as wide as its layout for one, screen.css) shows all of itself, in the largest type that fits:
+  // the pad's last rounds (five, then as many earlier ones as there is room for; the leaderboard has the totals),
+  // the type as large as they and everything else allow, found by halving. Done again whenever what it shows
+  // changes (a push, before the browser paints it) or the window does.
+  var root = document.documentElement, KEPT_ROUNDS = 5;
   function overflows(screen) {
     if (root.scrollHeight > innerHeight || root.scrollWidth > innerWidth) return true;
     return Array.prototype.some.call(screen.querySelectorAll("table"), function (table) {
@@ -33,13 +34,27 @@
   function fit() {
     watcher.disconnect();
     var screen = document.querySelector(".big-screen");
+    var rows = screen ? screen.querySelectorAll(":is(.screen-pad, .match-pad) tbody tr") : [];
+    if (screen) screen.style.fontSize = "";
+    rows.forEach(function (row) { row.hidden = false; });
+    // A narrower window (a phone) scrolls as any page does: all of it, in the page's own type.
     if (screen && matchMedia("(min-width: 900px)").matches) {
-      screen.style.fontSize = "";
-      var rows = screen.querySelectorAll(":is(.screen-pad, .match-pad) tbody tr");
-      rows.forEach(function (row) { row.hidden = false; });
-      for (var first = 0; first < rows.length - 1 && overflows(screen); first++) rows[first].hidden = true;
-      var size = parseFloat(getComputedStyle(screen).fontSize);
-      while (overflows(screen) && size > 8) screen.style.fontSize = (size -= 0.5) + "px";
+      var last = rows.length - KEPT_ROUNDS;
+      rows.forEach(function (row, index) { row.hidden = index < last; });
+      var low = 8, high = parseFloat(getComputedStyle(screen).fontSize);
+      if (overflows(screen)) {
+        while (high - low > 0.5) {
+          var size = (low + high) / 2;
+          screen.style.fontSize = size + "px";
+          if (overflows(screen)) high = size; else low = size;
+        }
+        screen.style.fontSize = low + "px";
+      }
+      for (var first = Math.max(0, last); first < rows.length - 1 && overflows(screen); first++) rows[first].hidden = true;
+      for (var earlier = last - 1; earlier >= 0; earlier--) {
+        rows[earlier].hidden = false;
+        if (overflows(screen)) { rows[earlier].hidden = true; break; }
+      }
     }
     watcher.observe(document.body, { childList: true, subtree: true, characterData: true });
   }

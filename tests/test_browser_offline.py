@@ -3,6 +3,8 @@ its way back is sent again and applied once."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser import PHONE, cannonball_table, host_bids, screenshot
@@ -268,3 +270,27 @@ def test_a_bid_a_proxy_answers_502_503_504_stays_waiting_and_goes_once(browser, 
     expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible()
     settled(screens, before)
     assert len(tries) == len(PROXY_ANSWERS) + 1 and len(set(tries)) == 1 and tries[0], tries
+
+
+def test_no_page_with_a_secret_is_kept_for_back_and_back_shows_what_the_phone_may_see(browser,
+                                                                                       live_server: str) -> None:
+    """Anne bids 1 on her phone and opens the rules: no page is kept in the browser's storage (htmx's history cache
+    held the page with "Your bid is 1"). The host frees her seat meanwhile; Back on her phone shows no bid of hers."""
+    from playwright.sync_api import expect
+
+    host, phones = cannonball_table(browser, live_server)
+    anne = phones["Anne"]
+    anne.locator(".numpad.mine button[value='1']").click()
+    expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible()
+    anne.locator("#main a", has_text="Rules").first.click()
+    expect(anne).to_have_url(re.compile(r"/rules$"))
+    kept = anne.evaluate("JSON.stringify(Object.entries(localStorage))")
+    assert "Your bid is" not in kept and "htmx-history-cache" not in kept, kept
+    host.locator("#phones summary").click()
+    host.get_by_role("button", name="Free the seat of Anne").click()
+    expect(host.get_by_role("button", name="Free the seat of Anne")).to_have_count(0)
+    anne.go_back()
+    expect(anne).not_to_have_url(re.compile(r"/rules$"))
+    expect(anne.locator("#main h1")).not_to_contain_text("Rules")
+    anne.wait_for_load_state("networkidle")
+    assert "Your bid is 1" not in anne.locator("body").inner_text()

@@ -89,6 +89,12 @@ def own_bids(page: str) -> set[str]:
     return set(re.findall(r"Your bid is (\d+)\.", page))
 
 
+
+def csv_now(name: str, written: str) -> str:
+    """The CSV a game wrote then, as the app writes it now: the same rows, Skip-Bo's first column named "game" as its
+    pages name its plays (it said "round" before)."""
+    return written.replace("round,", "game,", 1) if name.startswith("skip-bo") else written
+
 def test_every_game_keeps_its_pads_and_secrets_on_the_table_s_plays(before: list[dict], database_url: str) -> None:
     app = make_app(database_url, SECRET_KEY="same", REVEAL_COUNT_SECONDS=100000)
     assert {game["name"] for game in before} == {
@@ -98,7 +104,7 @@ def test_every_game_keeps_its_pads_and_secrets_on_the_table_s_plays(before: list
         url, name = game["url"], game["name"]
         host = client_as(app, game["host"])
         assert host.get(f"{url}/pad.json").get_json() == game["pad"], name
-        assert host.get(f"{url}/pad.csv").get_data(as_text=True) == game["csv"], name
+        assert host.get(f"{url}/pad.csv").get_data(as_text=True) == csv_now(name, game["csv"]), name
         # Neither the host nor a stranger sees a hidden bid or load.
         viewer = app.test_client()
         seen = [client.get(path).get_data(as_text=True) for client in (host, viewer) for path in (url, f"{url}/screen")]
@@ -147,4 +153,5 @@ def test_the_move_goes_back_and_forth(before: list[dict], database_url: str) -> 
     for game in before:
         host = client_as(app, game["host"])
         assert host.get(f"{game['url']}/pad.json").get_json() == game["pad"], game["name"]
-        assert host.get(f"{game['url']}/pad.csv").get_data(as_text=True) == game["csv"], game["name"]
+        assert host.get(f"{game['url']}/pad.csv").get_data(as_text=True) == csv_now(game["name"], game["csv"]), \
+            game["name"]
