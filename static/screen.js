@@ -31,32 +31,34 @@
       return table.scrollWidth > table.parentElement.clientWidth + 1;
     });
   }
+  // What it sets holds for a room's screen alone (screen.css): a window narrowed to a phone's shows all of it at once.
   function fit() {
     watcher.disconnect();
     var screen = document.querySelector(".big-screen");
     var rows = screen ? screen.querySelectorAll(":is(.screen-pad, .match-pad) tbody tr") : [];
-    if (screen) screen.style.fontSize = "";
-    rows.forEach(function (row) { row.hidden = false; });
-    // A narrower window (a phone) scrolls as any page does: all of it, in the page's own type.
+    if (screen) screen.style.removeProperty("--fitted");
+    rows.forEach(function (row) { row.classList.remove("gives-way"); });
     if (screen && matchMedia("(min-width: 900px)").matches) {
       var last = rows.length - KEPT_ROUNDS;
-      rows.forEach(function (row, index) { row.hidden = index < last; });
+      rows.forEach(function (row, index) { row.classList.toggle("gives-way", index < last); });
       var low = 8, high = parseFloat(getComputedStyle(screen).fontSize);
       if (overflows(screen)) {
         while (high - low > 0.5) {
           var size = (low + high) / 2;
-          screen.style.fontSize = size + "px";
+          screen.style.setProperty("--fitted", size + "px");
           if (overflows(screen)) high = size; else low = size;
         }
-        screen.style.fontSize = low + "px";
+        screen.style.setProperty("--fitted", low + "px");
       }
-      for (var first = Math.max(0, last); first < rows.length - 1 && overflows(screen); first++) rows[first].hidden = true;
+      for (var first = Math.max(0, last); first < rows.length - 1 && overflows(screen); first++) {
+        rows[first].classList.add("gives-way");
+      }
       for (var earlier = last - 1; earlier >= 0; earlier--) {
-        rows[earlier].hidden = false;
-        if (overflows(screen)) { rows[earlier].hidden = true; break; }
+        rows[earlier].classList.remove("gives-way");
+        if (overflows(screen)) { rows[earlier].classList.add("gives-way"); break; }
       }
     }
-    watcher.observe(document.body, { childList: true, subtree: true, characterData: true });
+    watcher.observe(document.body, { childList: true, subtree: true, characterData: true, attributeFilter: ["class"] });
   }
   var watcher = new MutationObserver(fit);
   addEventListener("resize", fit);
