@@ -147,7 +147,8 @@ def imported(browser: Any, base: str, doc: dict[str, Any], viewport: dict[str, i
     assert answer.status == 201, answer.text()
     host = context.new_page()
     host.goto(answer.json()["host_url"])
-    return host, host.url.split("?")[0]
+    # The game's own address (a game over sends its host to its end page).
+    return host, base + "/games/" + answer.headers["location"].rstrip("/").split("/games/")[1].split("/")[0]
 
 
 def watching(page: Any) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser import SCREENSHOTS
-from tests.test_browser_every_game import IN_VIEW, PACK, watching
+from tests.test_browser_every_game import IN_VIEW, PACK, imported, watching
 
 pytestmark = pytest.mark.browser
 
@@ -82,17 +82,6 @@ GAMES: dict[str, tuple[Callable[[int, int | str], dict[str, Any]], tuple[int, ..
     "free-pad": (free_pad, (2, 5, 9)),
     "high-card": (high_card, (2,)),
 }
-
-def imported(browser: Any, base: str, doc: dict[str, Any], viewport: dict[str, int]) -> tuple[Any, str]:
-    """A pad imported through the API and opened by its host on a screen of `viewport`; the host's page and the
-    game's address."""
-    context = browser.new_context(viewport=viewport, locale="en-GB")
-    answer = context.request.post(base + "/games/import", data=doc)
-    assert answer.status == 201, answer.text()
-    host = context.new_page()
-    host.goto(answer.json()["host_url"])
-    return host, base + "/games/" + answer.headers["location"].rstrip("/").split("/games/")[1].split("/")[0]
-
 
 # What a room's screen shows that a person cannot read or cannot see: text smaller than `least` px, text past the
 # window's edge, or an element's content cut by its own box (a name, a cell).
