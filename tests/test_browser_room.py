@@ -157,8 +157,8 @@ def still(tv: Any) -> tuple[float, str]:
 
 
 def test_the_big_screen_never_scrolls_or_takes_the_focus_by_itself(browser, every_game_server: str) -> None:
-    """A refused tap, a hand whose tricks do not add up (the table's clash), then the game's end: the room's screen
-    shows each, stays at the top, its focus where it was (nowhere), and still fits."""
+    """A refused tap, a clash (two Skull Kings taken), a hand whose tricks do not add up, then the game's end: the
+    room's screen shows each, stays at the top, its focus where it was (nowhere), and still fits."""
     from playwright.sync_api import expect
 
     doc = skull_king(3, 10)
@@ -184,9 +184,15 @@ def test_the_big_screen_never_scrolls_or_takes_the_focus_by_itself(browser, ever
 
     # Refused: more tricks than cards. Nothing changes on the room's screen.
     assert post(anne, "/hands/10", {"intent": "done", "tricks-0": "11"}) == 422
-    # Anne's 9 tricks, Ben's and Cara's none: a trick is missing, said on the room's screen.
-    for seat, (phone, tricks) in enumerate(((anne, 9), (ben, 0), (cara, 0))):
-        assert post(phone, "/hands/10", {"intent": "done", f"tricks-{seat}": str(tricks)}) in (200, 303)
+    # A clash: Anne's Mermaid and Ben's both took the Skull King (there is one). Said on the room's screen.
+    assert post(anne, "/hands/10", {"intent": "done", "tricks-0": "5", "skull_king_by_mermaid-0": "on"}) in (200, 303)
+    assert post(cara, "/hands/10", {"intent": "done", "tricks-2": "0"}) in (200, 303)
+    assert post(ben, "/hands/10", {"intent": "done", "tricks-1": "5", "skull_king_by_mermaid-1": "on"}) in (200, 303)
+    expect(tv.locator("#table-problems")).to_contain_text("checking")
+    assert still(tv) == (0, "BODY")
+    assert fits_the_room(tv, 24) == []
+    # Ben had 4 tricks and no Skull King: now a trick is missing, said on the room's screen.
+    assert post(ben, "/hands/10", {"intent": "done", "tricks-1": "4"}) in (200, 303)
     expect(tv.locator("#table-problems")).to_contain_text("1 trick is missing")
     assert still(tv) == (0, "BODY")
     assert fits_the_room(tv, 24) == []
