@@ -60,7 +60,14 @@
     }
     watcher.observe(document.body, { childList: true, subtree: true, characterData: true, attributeFilter: ["class"] });
   }
-  var watcher = new MutationObserver(fit);
+  // The count's words change every tick and take no more room: they are no reason to fit the screen again.
+  var watcher = new MutationObserver(function (records) {
+    var inCount = function (record) {
+      var element = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+      return element && element.closest("[data-reveal-at]");
+    };
+    if (!records.every(inCount)) fit();
+  });
   addEventListener("resize", fit);
   document.fonts?.ready.then(fit);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { label(); fit(); });
