@@ -98,12 +98,13 @@ class Reader:
             else:
                 self.add(N_("unknown key “%(key)s”."), hand, key=key)
 
-    def listed(self, doc: Mapping[str, Any], key: str, most: int) -> list[Any] | None:
-        """The list a pad keeps under `key` (none: empty), if it is one of at most `most` items; else a problem, and
-        nothing more is read of it: a file past the limits costs no more to refuse than its parsing did."""
+    def listed(self, doc: Mapping[str, Any], key: str, most: int, not_a_list: str) -> list[Any] | None:
+        """The list a pad keeps under `key` (none: empty), if it is one of at most `most` items; else a problem (for
+        what is no list, `not_a_list` said of its value), and nothing more is read of it: a file past the limits
+        costs no more to refuse than its parsing did."""
         items = doc.get(key, [])
         if not isinstance(items, list):
-            self.add(N_("“%(key)s” must be a list, not %(value)s."), key=key, value=shown(items))
+            self.add(not_a_list, value=shown(items))
             return None
         if len(items) > most:
             self.add(N_("“%(key)s” holds %(count)d items: a pad holds at most %(most)d."),

@@ -63,6 +63,7 @@ def test_skipbo_teams_write_totals_by_team_position() -> None:
     (lambda d: d["games"][1].update(extra=1), "Game 2: unknown key “extra”."),
     (lambda d: d.update(stock=40), "A stock pile has 5 to 30 cards, not 40."),
     (lambda d: d.update(target=80), "Game 2: the match is already won: no game after it."),
+    (lambda d: d.update(games={"1": {}}), "“games” must be a list of games, not {\"1\": {}}."),
 ])
 def test_a_broken_skipbo_pad_is_refused_naming_game_and_player(change, expected: str) -> None:
     doc = copy.deepcopy(SKIPBO)
@@ -83,6 +84,7 @@ def test_a_broken_skipbo_pad_is_refused_naming_game_and_player(change, expected:
     (lambda d: d.update(totals={"Anne": 1, "Ben": 20}), "totals: Anne: the pad says 1, the rules give 29."),
     (lambda d: d.update(players={"queen": "Anne", "king": "Anne"}),
      "“players” must name two different players: {\"queen\": …, \"king\": …}, not {\"queen\": \"Anne\", \"king\": \"Anne\"}."),
+    (lambda d: d.update(sets="all"), "“sets” must be a list of sets, not \"all\"."),
 ])
 def test_a_broken_dracula_pad_is_refused_naming_round_and_player(change, expected: str) -> None:
     doc = copy.deepcopy(DRACULA)

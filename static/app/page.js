@@ -72,8 +72,8 @@
   document.addEventListener("toggle", ({ target: details }) => {
     if (details.tagName !== "DETAILS") return;
     toggledAt[details.id] = Date.now();
-    // A panel opened for the rare cases (Harry, wager, Loot) stays open on the next hands.
-    // Kept open for the play it was opened in (`data-remember-for`): the next one starts closed.
+    // A panel opened for the rare cases (Harry, wager, Loot) stays open through the redraws of the play it was opened
+    // in (`data-remember-for`): the next one starts closed.
     if (details.dataset.remember) sk.stored("open:" + details.dataset.remember, details.open ? details.dataset.rememberFor || "1" : "0");
   }, true);
   Object.assign(Idiomorph.defaults.callbacks, {

@@ -1,9 +1,8 @@
 // A tap is never lost: every write carries an id made here, which the server applies once however often it arrives.
 // A write that got no answer of the app's (no connection, the answer lost on the way, none in time, a proxy's error
-// page) waits, shown above the page
-// and kept in the browser's storage by game (it survives a reload and a closed tab), and goes again with the same
-// id once the phone is back: when the live stream opens again, the browser says it is online, or every few
-// seconds. A page that lost the table says so. An htmx extension (`hx-ext="taps"` on the page's body).
+// page) waits, shown above the page and kept in the browser's storage by game (it survives a reload and a closed
+// tab), and goes again with the same id once the phone is back: when the live stream opens again, the browser says
+// it is online, or every few seconds. A page that lost the table says so. An htmx extension (`hx-ext="taps"` on the page's body).
 (() => {
   "use strict";
   let waiting = [];  // in the order tapped: {tap, verb, path, values, keepOpen, label, sending, tries, after}

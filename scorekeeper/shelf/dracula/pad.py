@@ -61,7 +61,8 @@ class _Reader(Reader):
             return None
         setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
         game = Game(setup, [])
-        sets = self.listed(doc, "sets", -(-MAX_ROUNDS // ROUNDS_PER_SET))
+        sets = self.listed(doc, "sets", -(-MAX_ROUNDS // ROUNDS_PER_SET),
+                           N_("“sets” must be a list of sets, not %(value)s."))
         if sets is None:
             return None
         # The totals as the sets end, so whether the game is over is known as each round is read (in a time

@@ -45,7 +45,7 @@ class _Reader(SidesReader):
         setup = self.read_setup(doc)
         if setup is None:
             return None
-        raw_rounds = self.listed(doc, "rounds", MAX_ROUNDS)
+        raw_rounds = self.listed(doc, "rounds", MAX_ROUNDS, N_("“rounds” must be a list of rounds, not %(value)s."))
         if raw_rounds is None:
             return None
         ended = doc.get("ended", False)

@@ -48,7 +48,7 @@ class _Reader(SidesReader):
         if setup is None:
             return None
         match = Match(setup, [])
-        games = self.listed(doc, "games", MAX_GAMES)
+        games = self.listed(doc, "games", MAX_GAMES, N_("“games” must be a list of games, not %(value)s."))
         if games is None:
             return None
         for number, raw in enumerate(games, start=1):

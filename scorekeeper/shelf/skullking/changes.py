@@ -330,12 +330,11 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
                       loot_with=tuple(dict.fromkeys([*mine.loot_with, *partners])))
     hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
     entered: tuple[int, ...] = (seat,)
-    locker_seat = (lead + judgement.davy_jones[0]) % count if judgement.davy_jones is not None else seat
-    # Its own phone counts Davy Jones' monsters for a player with a phone (the claim is not theirs to write into).
-    own_locker = locker_seat == actor.seat or (actor.is_host and not game.seats[locker_seat].has_phone)
-    if judgement.davy_jones is not None and judgement.davy_jones[1] and own_locker:
-        # The monsters Davy Jones destroyed score for its player, whoever won the trick.
-        monsters = judgement.davy_jones[1]
+    played_at, monsters = judgement.davy_jones or (0, 0)
+    locker_seat = (lead + played_at) % count
+    # The monsters Davy Jones destroyed score for its player, whoever won the trick: written by this claim for its
+    # own phone or, from the host, for a seat without one; a player with a phone of their own counts them there.
+    if monsters and (locker_seat == actor.seat or (actor.is_host and not game.seats[locker_seat].has_phone)):
         entered += (locker_seat,)
         locker = hand.entries[locker_seat]
         destroyed = locker.bonuses.get(rules.DAVY_JONES_MONSTERS, 0) + monsters
