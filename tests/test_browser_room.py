@@ -363,3 +363,14 @@ def test_names_never_break_inside_a_word(browser, every_game_server: str) -> Non
         host.screenshot(path=str(SCREENSHOTS / f"98-nine-end-{viewport['width']}.png"), full_page=True)
         assert broken == [], viewport
         host.context.close()
+
+
+def test_the_room_sweeps_cover_every_registered_game() -> None:
+    """A game added to the shelf (or the test game) is swept here too: its big screen, and its turn-ending action
+    (Skull King's Done has a sweep of its own)."""
+    from scorekeeper.shelf import INSTALLED
+    from tests.highcard.kind import HIGH_CARD
+
+    registered = {kind.NAME for kind in [*INSTALLED, HIGH_CARD]}
+    assert set(GAMES) == registered
+    assert set(TURN_ENDS) | {"skull-king"} == registered
