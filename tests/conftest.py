@@ -72,13 +72,20 @@ def make_app(database_url: str, games: Sequence[GameKind[Any, Any]] | None = Non
     return app
 
 
+def stop_watching(app: Flask) -> None:
+    """A test's app let go: its live watcher stops (else its thread polls on, with `time.sleep`, through every later
+    test, one that counts sleeps among them) and its database connections close."""
+    app.extensions["live_watcher"].stop()
+    with app.app_context():
+        db.engine.dispose()
+
+
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
     """An app on its own empty database, migrated to the newest schema."""
     app = make_app(database_url)
     yield app
-    with app.app_context():
-        db.engine.dispose()
+    stop_watching(app)
 
 
 @pytest.fixture
@@ -89,8 +96,7 @@ def every_game_app(database_url: str) -> Iterator[Flask]:
 
     app = make_app(database_url, games=[*INSTALLED, HIGH_CARD])
     yield app
-    with app.app_context():
-        db.engine.dispose()
+    stop_watching(app)
 
 
 @pytest.fixture
