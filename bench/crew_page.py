@@ -19,11 +19,14 @@ from datetime import datetime, timedelta
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
+from scorekeeper.access import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Seat, new_join_code, new_public_id
 from scorekeeper.shelf.skullking.kind import SKULL_KING
 
 GAMES = int(os.environ.get("CREW_GAMES", 500))
+# The host key of every game it stores (the bench only reads their pages).
+HOST_KEY = "bench-host-key"
 PLAYERS = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn")
 REQUESTS = 60
 
@@ -50,14 +53,14 @@ def main() -> None:
         crew = new_public_id()
         for number in range(GAMES):
             game = Game(kind=SKULL_KING.NAME, ruleset="classic", options={"scoring": "standard"}, crew=crew,
-                        public_id=new_public_id(), host_token=new_public_id(), join_code=new_join_code(),
+                        public_id=new_public_id(), host_key_hash=token_hash(HOST_KEY), join_code=new_join_code(),
                         created_at=start + timedelta(days=number),
                         finished_at=start + timedelta(days=number, hours=1), summary=summary(rng))
             game.seats = [Seat(position=i, name=name) for i, name in enumerate(PLAYERS)]
             db.session.add(game)
         db.session.commit()
         hosted = db.session.query(Game).first()
-        public_id, token = hosted.public_id, hosted.host_token
+        public_id, token = hosted.public_id, HOST_KEY
     # As a production worker runs (gunicorn_config.post_worker_init): what was set up is frozen, collections are rare.
     gc.collect()
     gc.freeze()

@@ -84,6 +84,9 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+    from .logs import log_to_the_server
+
+    log_to_the_server(app)
 
     from . import assets, extensions, host_cache, kinds, live, views
     from .bodies import WholeBodies

@@ -35,12 +35,12 @@ VIEWER = Actor(Role.VIEWER)
 
 @dataclass(frozen=True)
 class Credentials:
-    """The secrets a browser holds for one game: a host token, a seat's secret, and the secret it
+    """The secrets a browser holds for one game: the host's key, a seat's secret, and the secret it
     asked for a seat with (the seat's own once the host lets it in); any may be missing. With them
     go the id of the tap the request carries, which the table applies once, and the browser's own id
     (kept in its session), to which the tap belongs."""
 
-    host_token: str | None = None
+    host_key: str | None = None
     seat_token: str | None = None
     asking_token: str | None = None
     tap: str | None = None
@@ -48,7 +48,7 @@ class Credentials:
 
 
 def token_hash(token: str) -> str:
-    """What is stored of a seat's secret: its SHA-256."""
+    """What is stored of a seat's secret or a host's key: its SHA-256."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -76,9 +76,8 @@ def seat_secret(game: Any, credentials: Credentials) -> str | None:
 
 def identify(game: Any, credentials: Credentials) -> Actor:
     """The role that `credentials` give at `game`; anything unknown is a viewer."""
-    host_token = credentials.host_token
-    # Bytes, because compare_digest refuses non-ASCII text and a cookie may carry anything.
-    if isinstance(host_token, str) and hmac.compare_digest(host_token.encode(), game.host_token.encode()):
+    digest = _digest(credentials.host_key)
+    if digest is not None and game.host_key_hash and hmac.compare_digest(digest, game.host_key_hash):
         return Actor(Role.HOST)
     held = _seat_holding(game, credentials)
     return VIEWER if held is None else Actor(Role.SEAT, held[0])

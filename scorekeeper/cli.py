@@ -12,7 +12,6 @@ if sys.argv[1:2] == ["serve"]:
     monkey.patch_all()
 
 import json
-import re
 import socket
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 import click
 from flask.cli import FlaskGroup
 
+from .logs import shown_path
 from .padfile import MAX_BYTES, PadError
 from .problems import N_, Problem
 from .shelf import INSTALLED, score_any
@@ -94,10 +94,6 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-# A host link carries the secret that runs a game: never on a screen others may see.
-HOST_LINK = re.compile(r"(/host/)[^/?\s]+")
-
-
 def clock(at: float | None = None) -> str:
     """The time of day a console line starts with."""
     return time.strftime("%H:%M:%S", time.localtime(at))
@@ -106,7 +102,7 @@ def clock(at: float | None = None) -> str:
 def request_line(method: str, path: str, status: str, seconds: float | None, at: float | None = None) -> str:
     """A request as the console shows it: "12:00:01 GET /games/… 200 12 ms" (a host link's secret left out)."""
     took = f"{seconds * 1000:.0f} ms" if seconds is not None else "-"
-    shown = HOST_LINK.sub(r"\1…", path)
+    shown = shown_path(path)
     return f"{clock(at)} {method} {shown} {status} {took}"
 
 

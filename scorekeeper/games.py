@@ -27,8 +27,8 @@ from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def find_game(public_id: str, for_update: bool = False, deleted: bool = False) -> Game | None:
-    """The game with this public id, or None; `for_update` locks it until commit.
+def find_game(public_id: str, deleted: bool = False) -> Game | None:
+    """The game with this public id, or None (a record to read: every write locks and reads it in the unit of work).
 
     A game its host deleted is found only when asked for (`deleted`: to undo it).
     """
@@ -38,11 +38,26 @@ def find_game(public_id: str, for_update: bool = False, deleted: bool = False) -
     query = select(Game).where(Game.public_id == public_id).options(selectinload(Game.seats))
     if not deleted:
         query = query.where(Game.deleted_at.is_(None))
-    if for_update:
-        # Every write to a game goes through this lock, so two phones writing at
-        # once are serialized (on SQLite the write transaction does the same).
-        query = query.with_for_update()
     return db.session.scalar(query)
+
+
+def games_among(public_ids: Sequence[str], crew: str | None = None) -> list[Game]:
+    """The games with these public ids (of `crew` only, and not deleted, if given), with their seats, newest first."""
+    if not public_ids:
+        return []
+    query = (select(Game).where(Game.public_id.in_(public_ids)).options(selectinload(Game.seats))
+             .order_by(Game.created_at.desc(), Game.id.desc()))
+    if crew is not None:
+        query = query.where(Game.crew == crew, Game.deleted_at.is_(None))
+    return list(db.session.scalars(query).all())
+
+
+def crew_games(crew: str) -> Sequence[Any]:
+    """What a crew's page shows of its games (not deleted), oldest first: each one's public id, kind, ruleset,
+    start, end, summary and options."""
+    return db.session.execute(select(Game.public_id, Game.kind, Game.ruleset, Game.created_at, Game.finished_at,
+                                     Game.summary, Game.options).where(Game.crew == crew, Game.deleted_at.is_(None))
+                              .order_by(Game.created_at, Game.id)).all()
 
 
 def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:
@@ -156,7 +171,8 @@ class GameState:
     ruleset: str
     options: dict[str, Any]
     version: int
-    host_token: str
+    # The SHA-256 of the host's key: whoever holds the key (in their session) runs the game.
+    host_key_hash: str
     join_code: str
     finished_at: datetime | None
     first_dealer: int
@@ -233,7 +249,7 @@ _requests, _events = SeatRequest.__table__, Event.__table__
 # Plain SQL statements, built once: the ORM's machinery is for writes, reading needs none of it.
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
-           _games.c.host_token, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
+           _games.c.host_key_hash, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
            _games.c.deleted_at,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash,
@@ -289,7 +305,7 @@ def _read_game_once(game_id: int) -> GameState | None:
                          for r in request_rows)
     cleared = _cleared(connection, game_id, count) if first.has_cleared else frozenset()
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
-                     first.version, first.host_token, first.join_code, first.finished_at, first.first_dealer,
+                     first.version, first.host_key_hash, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
                      requests, first.next_game, plays, secrets, count, cleared,
                      deleted_at=first.deleted_at)
@@ -347,7 +363,7 @@ def _seen_by(game: GameState, seat: int | None) -> GameState:
     seats = tuple(SeatState(s.position, s.name, "" if s.token_hash is not None else None) for s in game.seats)
     requests = tuple(RequestState(r.id, r.position, r.code, "", r.turned_away) for r in game.requests)
     view = "table" if seat is None else f"seat {seat}"
-    return replace(game, secrets=secrets, seats=seats, requests=requests, host_token="", view=view)
+    return replace(game, secrets=secrets, seats=seats, requests=requests, host_key_hash="", view=view)
 
 
 def secrets_for(game: GameState, play: int) -> kinds.Secrets:
@@ -528,7 +544,7 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
 # still takes a late bid and makes them secret again. So the end is decided in one place, the
 # way writers decide it, and it is airtight for this reason:
 #
-# - a writer (`service.locked`) holds the game's write lock, reads the deciding clock, and
+# - a writer (`work.transaction`) holds the game's write lock, reads the deciding clock, and
 #   changes a secret only if the count has not ended by that clock;
 # - before anything is shown revealed, `as_it_stands` takes the same lock, checks that the
 #   version it is about to reveal is still the one committed, and reads the same clock.

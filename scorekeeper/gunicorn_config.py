@@ -28,8 +28,10 @@ def on_starting(server) -> None:
     # The workers are forked with this limit: each takes up to `worker_connections` connections.
     raise_open_files()
 
-    with create_app().app_context():
+    app = create_app()
+    with app.app_context():
         upgrade()
+    app.logger.info("database schema up to date; worker processes to start: %d", workers)
     # The workers are forked after this, with this environment.
     os.environ[FOLDER_VARIABLE] = make_folder()
 
@@ -113,6 +115,7 @@ def post_worker_init(worker) -> None:
     worker.handle = counted_connection
 
     def end_everything() -> None:
+        worker.wsgi.logger.info("process %d stopping: its live streams and idle connections end now", os.getpid())
         stop_all_streams()
         # Ended as a client that went away ends them (gunicorn notes that quietly): a shutdown is no error, and
         # logs no traceback per connection.
@@ -124,8 +127,12 @@ def post_worker_init(worker) -> None:
         while open_connections[0] and time.monotonic() < deadline:
             gevent.sleep(0.01)
         worker.alive = False
-        if not open_connections[0]:
-            gevent.get_hub().parent.throw(SystemExit(0))
+        if open_connections[0]:
+            worker.wsgi.logger.warning("process %d stopping with %d connections still open", os.getpid(),
+                                       open_connections[0])
+            return
+        worker.wsgi.logger.info("process %d stopped cleanly", os.getpid())
+        gevent.get_hub().parent.throw(SystemExit(0))
 
     def stop(signum, frame) -> None:
         if not stopping:

@@ -16,6 +16,7 @@ times as much as taking it from a file in memory, measured on a game of seven ha
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 import tempfile
@@ -50,8 +51,11 @@ class HostCache:
     """Drawings shared by the processes of one server: each a file named after its key, written whole (a temporary
     file renamed), and beside it the claim of the process drawing it."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, logger: logging.Logger | None = None) -> None:
         self.folder = folder
+        # Where a file it cannot read or write is said, once until files work again (the app's logger).
+        self.logger = logger or logging.getLogger(__name__)
+        self.trouble: str | None = None
         # Paths as text and files through os: pathlib's objects cost three times the file's own work here.
         self.prefix = os.path.join(folder, "")
         self.next_sweep = time.monotonic() + KEPT_SECONDS
@@ -63,12 +67,24 @@ class HostCache:
         with open(self._path(key), "rb") as file:
             return file.read()
 
+    def in_trouble(self, what: str, error: BaseException) -> None:
+        """Say that a file of the folder could not be read or written (the process draws for itself meanwhile), once
+        until one can again."""
+        if self.trouble != what:
+            self.trouble = what
+            self.logger.warning("host cache: cannot %s in %s (%s: %s); this process draws for itself meanwhile",
+                                what, self.folder, type(error).__name__, error)
+
     def get(self, key: Hashable) -> Any:
         """The value kept under `key` (`put`), or None. Pickled: only the server's own processes can write in its
         folder (`make_folder` makes it for its user alone)."""
         try:
             return pickle.loads(self._read(key))
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        except FileNotFoundError:
+            # Not drawn yet, or swept: the usual answer.
+            return None
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError) as error:
+            self.in_trouble("read a file", error)
             return None
 
     def claim(self, key: Hashable) -> bool:
@@ -77,7 +93,9 @@ class HostCache:
             os.close(os.open(self._path(key) + ".claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except FileExistsError:
             return False
-        except OSError:
+        except OSError as error:
+            # Drawn here then, as if no other process shared the work.
+            self.in_trouble("claim a drawing", error)
             return True
         return True
 
@@ -106,8 +124,12 @@ class HostCache:
             finally:
                 os.close(file)
             os.replace(temporary, path)
-        except OSError:
+        except OSError as error:
+            self.in_trouble("write a file", error)
             return
+        if self.trouble is not None:
+            self.trouble = None
+            self.logger.info("host cache: files are written in %s again", self.folder)
         if time.monotonic() >= self.next_sweep:
             self.sweep_soon()
 
@@ -134,8 +156,11 @@ class HostCache:
                     if entry.stat().st_mtime < limit:
                         os.unlink(entry.path)
                         gone += 1
-                except OSError:
+                except FileNotFoundError:
+                    # Renamed or swept by another process meanwhile.
                     continue
+                except OSError as error:
+                    self.in_trouble("remove an old file", error)
         return gone
 
 
@@ -181,7 +206,7 @@ def init_app(app: Flask) -> None:
     """Give `app` the host cache of its server (`HOST_CACHE_FOLDER`, by default the folder the master made), if
     it has one."""
     folder = app.config.get("HOST_CACHE_FOLDER") or os.environ.get(FOLDER_VARIABLE)
-    app.extensions[HOST_CACHE] = HostCache(Path(folder)) if folder and Path(folder).is_dir() else None
+    app.extensions[HOST_CACHE] = HostCache(Path(folder), app.logger) if folder and Path(folder).is_dir() else None
 
 
 def current() -> HostCache | None:

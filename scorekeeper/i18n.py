@@ -19,13 +19,12 @@ def request_translations():
     when it changes within a request (`force_locale`).
     """
     # `g` looked up once: each use of Flask's proxy finds the context anew, and a shared table says some thirty
-    # strings. The locale Flask-Babel chose for this request is where `get_locale` keeps it (it chooses it when
-    # none is there yet).
+    # strings. The locale is Flask-Babel's choice for this request (`get_locale` chooses it once, then keeps it).
     try:
         namespace = g._get_current_object()
     except RuntimeError:  # no app at work (a script): Flask-Babel's answer, the words as written
         return get_translations()
-    locale = getattr(getattr(namespace, "_flask_babel", None), "babel_locale", None) or get_locale()
+    locale = get_locale()
     kept = getattr(namespace, "translations_by_locale", None)
     if kept is None or kept[0] is not locale:
         kept = namespace.translations_by_locale = (locale, get_translations())

@@ -9,19 +9,21 @@ server-sent-event streams of the games that changed, and only those.
 
 from __future__ import annotations
 
+import logging
 import os
+import sqlite3
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import timedelta
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
 
-from .clock import utcnow
+from . import work
 from .extensions import db
 from .models import Event, Game
 
@@ -33,14 +35,12 @@ CHANNEL = "scorekeeper_changes"
 LISTENER_NAME = "scorekeeper live"
 KEEPALIVE_SECONDS = 15.0
 # Where an app keeps its watcher: a change that commits wakes this process's streams through it at once
-# (`rows.store`), the other processes hear of it by NOTIFY or the log.
+# (`work.committed`), the other processes hear of it by NOTIFY or the log.
 WATCHER = "live_watcher"
 # After the LISTEN connection is lost (the database restarted), the log is polled, and listening tried again this often.
 RELISTEN_SECONDS = 1.0
-# A screen that reconnects reads its game's version afresh; the log only has to carry
-# changes across processes, so an hour is plenty.
-EVENTS_KEPT = timedelta(hours=1)
-PRUNE_EVERY_SECONDS = 600.0
+# The versions of games nobody watches are forgotten this often.
+FORGET_VERSIONS_SECONDS = 600.0
 
 _watchers: weakref.WeakSet[Watcher] = weakref.WeakSet()
 
@@ -59,20 +59,17 @@ def readable(fd: int, timeout: float) -> bool:
     return bool(ready)
 
 
-def prune_events(session) -> int:
-    """Drop the events older than EVENTS_KEPT (the taps past their day go with the changes stored: `rows`); how many
-    went."""
-    result = session.execute(delete(Event).where(Event.at < utcnow() - EVENTS_KEPT))
-    session.commit()
-    return result.rowcount or 0
-
-
 class Watcher:
     """Follows the event log and wakes the streams waiting on the games that changed."""
 
     def __init__(self, session_factory: Callable, listen_url: str | None = None,
-                 log: SqliteLog | None = None, per_address: int = 32, per_game: int = 48) -> None:
+                 log: SqliteLog | None = None, per_address: int = 32, per_game: int = 48,
+                 logger: logging.Logger | None = None) -> None:
         self.session_factory = session_factory
+        # Where it says what happened to its LISTEN connection and the log it polls (the app's logger).
+        self.logger = logger or logging.getLogger(__name__)
+        # What went wrong last, said once until it is right again (None: all is well).
+        self.trouble: str | None = None
         # A PostgreSQL address to LISTEN on; None polls the event log instead.
         self.listen_url = listen_url
         # SQLite's cheap way to the log (`SqliteLog`); None: a session reads it.
@@ -93,7 +90,7 @@ class Watcher:
         self.per_address, self.per_game = per_address, per_game
         self.stopping = False
         self.last_event: int | None = None
-        self.last_prune = time.monotonic()
+        self.last_forget = time.monotonic()
         self.thread: threading.Thread | None = None
         _watchers.add(self)
 
@@ -144,13 +141,12 @@ class Watcher:
         for event in woken:
             event.set()
 
-    def prune_if_due(self) -> None:
-        """Now and then, drop old events and the versions of games nobody watches."""
-        if time.monotonic() - self.last_prune < PRUNE_EVERY_SECONDS:
+    def forget_if_due(self) -> None:
+        """Now and then, forget the versions of games nobody watches (the events themselves go with the changes
+        stored: `work`)."""
+        if time.monotonic() - self.last_forget < FORGET_VERSIONS_SECONDS:
             return
-        self.last_prune = time.monotonic()
-        with self.session_factory() as session:
-            prune_events(session)
+        self.last_forget = time.monotonic()
         with self.lock:
             # Versions of games nobody watches are read afresh when a stream opens.
             self.versions = {g: v for g, v in self.versions.items() if g in self.waiting}
@@ -176,6 +172,8 @@ class Watcher:
                              application_name=f"{LISTENER_NAME} {os.getpid()}") as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.listening = True
+            self.all_well("listening for changes on PostgreSQL again" if self.trouble
+                          else "listening for changes on PostgreSQL")
             # What committed while nobody listened (before this connection, or since the last one was lost).
             self.catch_up()
             while not self.stopping:
@@ -187,7 +185,7 @@ class Watcher:
                         game_id, _, version = note.payload.partition(":")
                         changes.append((int(game_id), int(version)))
                     self.wake(changes)
-                self.prune_if_due()
+                self.forget_if_due()
 
     def run(self) -> None:
         """Listen (PostgreSQL) or poll the event log (SQLite) until the server stops. A lost LISTEN connection is
@@ -196,8 +194,12 @@ class Watcher:
             if self.listen_url:
                 try:
                     self.listen()
-                except Exception:
-                    pass
+                except Exception as error:
+                    # Whatever broke it (the database restarted, the network), the log is polled meanwhile.
+                    self.in_trouble(f"LISTEN connection lost ({one_line(error)}); polling the event log, "
+                                    f"trying to listen again every {RELISTEN_SECONDS:g} s" if self.listening else
+                                    f"cannot LISTEN ({one_line(error)}); polling the event log, "
+                                    f"trying again every {RELISTEN_SECONDS:g} s")
                 self.listening = False
             self.poll_for(RELISTEN_SECONDS if self.listen_url else float("inf"))
 
@@ -212,10 +214,25 @@ class Watcher:
                 if not caught_up:
                     self.catch_up()
                     caught_up = True
-                self.prune_if_due()
-            except Exception:
+                self.forget_if_due()
+                if self.trouble is not None and not self.listen_url:
+                    self.all_well("reading the event log again")
+            except Exception as error:
+                # The database is away (restarting, locked too long): the streams wait, the log is read again.
+                self.in_trouble(f"cannot read the event log ({one_line(error)}); trying again every second")
                 time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
             time.sleep(POLL_SECONDS)
+
+    def in_trouble(self, what: str) -> None:
+        """Say what went wrong, once until it is right again."""
+        if what != self.trouble:
+            self.trouble = what
+            self.logger.warning("live: %s", what)
+
+    def all_well(self, what: str) -> None:
+        """Say that the watcher hears of every change (again)."""
+        self.trouble = None
+        self.logger.info("live: %s", what)
 
     def _enter(self, stream: object, game_id: int, address: str) -> threading.Event:
         """Count a new stream and give it its event; close the oldest of its address, or of its game, past their
@@ -314,7 +331,8 @@ class SqliteLog:
                 return []
             found = database.execute("SELECT id, game_id, version FROM event WHERE id > ? ORDER BY id",
                                      (last,)).fetchall()
-        except Exception:
+        except sqlite3.Error:
+            # Read the usual way instead, which says what is wrong if it is wrong (`Watcher.poll_for`).
             self.close()
             return None
         self.seen = version
@@ -324,10 +342,9 @@ class SqliteLog:
         """Let the connection go (it is opened again when next asked)."""
         connection, self.connection, self.seen = self.connection, None, None
         if connection is not None:
-            try:
+            # A connection that broke may fail to close too: it is let go either way.
+            with suppress(sqlite3.Error):
                 connection.close()
-            except Exception:
-                pass
 
 
 # --- the app's watcher, and the wake-up when a change commits ------------------------------
@@ -364,8 +381,30 @@ def sqlite_log(app: Flask) -> SqliteLog | None:
     return SqliteLog(engine.raw_connection)
 
 
+def one_line(error: BaseException) -> str:
+    """An error as one line of a log: its type and its first line."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _announce(app: Flask, connection: Connection, changes: list[tuple[int, int]]) -> None:
+    """In the transaction of a change, on PostgreSQL: NOTIFY every process of the versions it stores (delivered when
+    it commits, not before)."""
+    if connection.dialect.name == "postgresql":
+        for game_id, version in changes:
+            connection.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
+
+
+def _wake(app: Flask, changes: list[tuple[int, int]]) -> None:
+    """Once a change committed: this process's streams of its games follow at once."""
+    app.extensions[WATCHER].wake(changes)
+
+
 def init_app(app: Flask) -> None:
-    """Give `app` its watcher; every change the table stores wakes this process's streams (`rows.store`), in a
-    request or not (the command line, a test)."""
+    """Give `app` its watcher, and hook it to the unit of work: every change the table stores is announced to the
+    other processes and wakes this process's streams, in a request or not (the command line, a test)."""
     app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app), sqlite_log(app),
-                                      app.config["STREAMS_PER_ADDRESS"], app.config["STREAMS_PER_GAME"])
+                                      app.config["STREAMS_PER_ADDRESS"], app.config["STREAMS_PER_GAME"],
+                                      app.logger)
+    work.storing.connect(_announce, sender=app, weak=False)
+    work.committed.connect(_wake, sender=app, weak=False)

@@ -50,8 +50,8 @@ class Game(Model):
     finished_at: Mapped[datetime | None]
     # Bumped on every change, so screens can tell they are behind.
     version: Mapped[int] = mapped_column(default=0)
-    # Whoever holds this (in their session) runs the game.
-    host_token: Mapped[str] = mapped_column(String(32), default=new_public_id)
+    # The SHA-256 of the host's key: whoever holds the key (in their session) runs the game.
+    host_key_hash: Mapped[str] = mapped_column(String(64), server_default="")
     join_code: Mapped[str] = mapped_column(String(8), default=new_join_code)
     # The crew: games linked by rematches or started from an earlier game's players (their statistics).
     crew: Mapped[str] = mapped_column(String(32), default=new_public_id, index=True)

@@ -1,10 +1,10 @@
-"""The table's rows a change writes, as plain statements: the game's lock, its plays, the secret entries with the
-count that reveals them, the seats, and the end of every change (`store`: version, events, tap, commit).
+"""The table's rows a write changes, as plain statements: a game's lock, a new game, its plays, the secret entries
+with the count that reveals them, the seats and the phones asking for one, the event log, the taps applied, the
+tries counted against a rate limit.
 
-A change reads the game as the pages do (plain values, kept per version in the process)
-after locking its row, and writes only the rows it changes: no ORM object of the game is
-loaded. `service` decides what to write (a game's decision says it, `kinds.Applied`); this
-module only knows the tables, and writes a change's plays and secret entries in `store`.
+Only the unit of work (`work`) runs them, inside its transaction; it commits. A change writes only
+the rows it changes: no ORM object is loaded, nothing is flushed. This module knows the tables and
+nothing of the streams that follow the changes.
 """
 
 from __future__ import annotations
@@ -16,19 +16,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from flask import current_app, has_app_context
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
 
 from . import games
 from .clock import utcnow
 from .extensions import db
-from .live import CHANNEL, WATCHER
-from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
+from .models import Event, Game, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
 
-_games, _events, _secrets, _plays, _seats, _requests, _taps = (
-    cast(Table, model.__table__) for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, TapRecord))
+_games, _events, _secrets, _plays, _seats, _requests, _taps, _tries = (
+    cast(Table, model.__table__)
+    for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, TapRecord, LimitedTry))
 
 # Each write's statements are built once: building one per call (and working out its cache key) cost more than
 # running it. Parameters named unlike the columns they set (which SQLAlchemy reserves for values given directly).
@@ -56,14 +54,38 @@ def lock(public_id: str, deleted: bool = False) -> tuple[int, int] | None:
     return (row.id, row.version) if row is not None else None
 
 
-def announce(game_id: int, version: int, kind: str, hand: int | None) -> None:
-    """Log that a game reached `version` (the event every screen follows), announced to every process once the
-    transaction commits (`store`)."""
+def log_event(game_id: int, version: int, kind: str, hand: int | None) -> None:
+    """Log that a game reached `version`: the event every screen follows, in every process."""
     db.session.connection().execute(_ANNOUNCE, {"game_id": game_id, "version": version, "kind": kind, "hand": hand,
                                                 "at": utcnow()})
-    if db.session.get_bind().dialect.name == "postgresql":
-        # Delivered when the transaction commits, to every process that listens (see live.py).
-        db.session.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
+
+
+def drop_events_before(moment: datetime) -> None:
+    """Forget the events logged before `moment`."""
+    db.session.connection().execute(delete(_events).where(_events.c.at < moment))
+
+
+def add_game(columns: Mapping[str, Any], players: Sequence[str], held: Sequence[str | None]) -> int:
+    """A new game's row with `columns`, and its seats: the players in order, each held by a phone (its secret's
+    hash) or none; its id."""
+    connection = db.session.connection()
+    inserted = connection.execute(insert(_games).values(**columns)).inserted_primary_key
+    assert inserted is not None
+    game_id = inserted[0]
+    connection.execute(insert(_seats), [{"game_id": game_id, "position": position, "name": name,
+                                         "token_hash": token}
+                                        for position, (name, token) in enumerate(zip(players, held, strict=True))])
+    return int(game_id)
+
+
+def set_game(game_id: int, columns: Mapping[str, Any]) -> None:
+    """Columns of a game's own row: its version with its count, its end, its deletion, the game that follows it."""
+    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(**columns))
+
+
+def purge_deleted_before(moment: datetime) -> None:
+    """Remove for good the games deleted before `moment`, with everything that is theirs (the database's cascades)."""
+    db.session.connection().execute(delete(_games).where(_games.c.deleted_at < moment))
 
 
 # --- taps applied, and the end of a change ------------------------------------------------------
@@ -131,7 +153,7 @@ PRUNE_OLD_TAPS_SECONDS = 60.0
 _pruned_at = [0.0]
 
 
-def _keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> None:
+def keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> None:
     """A tap applied, with its answer; its browser's oldest taps of this game past the bound go (one indexed
     statement, which finds nothing to do until there are that many), and now and then every tap past its day (by
     whichever process stores a change)."""
@@ -148,88 +170,68 @@ def _keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> Non
 
 @dataclass
 class Writes:
-    """What a change writes of a game's plays and secret entries, and its end, written by `store` in this order:
-    secret entries forgotten (play, name, one seat's or all), secret entries put (play, seat, name, value, new),
-    plays put (number, values, closed, new), the game's end (when, what its crew's statistics read)."""
+    """What a change writes besides the game's own row, in this order: secret entries forgotten (play, name, one
+    seat's or all), secret entries put (play, seat, name, value, new), plays put (number, values, closed, new), seats
+    held (position, the phone's secret's hash or None), requests for a seat added (position, hash, code), dropped
+    (ids) and turned away (ids), the games deleted before `purge_before` removed for good; and the game's end (when,
+    what its crew's statistics read)."""
 
     forgotten: list[tuple[int, str, int | None]] = field(default_factory=list)
     secrets: list[tuple[int, int, str, Any, bool]] = field(default_factory=list)
     plays: list[tuple[int, dict[str, Any], bool, bool]] = field(default_factory=list)
+    seats: list[tuple[int, str | None]] = field(default_factory=list)
+    requests: list[tuple[int, str, str]] = field(default_factory=list)
+    dropped_requests: list[int] = field(default_factory=list)
+    turned_away: list[int] = field(default_factory=list)
+    purge_before: datetime | None = None
     finished: tuple[datetime, dict[str, Any] | None] | None = None
 
 
-def _write(game_id: int, writes: Writes) -> dict[str, Any]:
-    """Write a change's plays and secret entries; the columns of the game's own row it sets (its end)."""
+def write(game_id: int, writes: Writes) -> dict[str, Any]:
+    """Write what a change writes of a game besides its own row; the columns of that row it sets (its end)."""
     for play, name, seat in writes.forgotten:
         _drop_secrets(game_id, play, name, seat)
     for play, seat, name, value, new in writes.secrets:
         _put_secret(game_id, play, seat, name, value, new)
     for number, values, closed, new in writes.plays:
         _put_play(game_id, number, values, closed, new)
+    for position, token_hash in writes.seats:
+        _set_seat(game_id, position, token_hash)
+    for position, token_hash, code in writes.requests:
+        _add_request(game_id, position, token_hash, code)
+    _drop_requests(writes.dropped_requests)
+    _turn_away(writes.turned_away)
+    if writes.purge_before is not None:
+        purge_deleted_before(writes.purge_before)
     if writes.finished is None:
         return {}
     finished_at, summary = writes.finished
     return {"finished_at": finished_at, "summary": summary}
 
 
-def store(game_id: int, events: Sequence[tuple[int, int, str, int | None]], tap: Tap | None,
-          answer: tuple[str, str | None], game_row: Mapping[str, Any] | None = None,
-          writes: Writes | None = None, kept: games.GameState | None = None) -> None:
-    """The end of a change: what it writes of the game's plays and secret entries (`writes`), the locked game's
-    own row set (`game_row`: its next version, with its count, its end or its deletion), its events logged (game,
-    version, kind, hand: every process hears of them once it commits), its tap kept with its answer (the game it
-    shows, the secret it hands over, masked by the tap), all committed; then the game as stored (`kept`) is kept
-    for the server's processes (`games.keep`: their screens and this answer read nothing), and this process's
-    streams follow at once.
-    A repeat of the tap that raced this change (both looked up before either was stored) raises AppliedAlready with
-    the first one's answer, and nothing is stored."""
-    connection = db.session.connection()
-    ended = _write(game_id, writes) if writes is not None else {}
-    if game_row is not None or ended:
-        connection.execute(update(_games).where(_games.c.id == game_id).values(**{**(game_row or {}), **ended}))
-    for event in events:
-        announce(*event)
-    public_id, secret = answer
-    try:
-        if tap is not None:
-            _keep_tap(tap, game_id, public_id, secret)
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        first = tap_answer(tap) if tap is not None else None
-        db.session.rollback()
-        if first is None:
-            raise
-        raise AppliedAlready(first) from None
-    if kept is not None:
-        games.keep(kept)
-    if has_app_context():
-        current_app.extensions[WATCHER].wake([(game, version) for game, version, _, _ in events])
-
-
 # --- seats and the phones asking for one ----------------------------------------------------
 
 
-def set_seat(game_id: int, position: int, token_hash: str | None) -> None:
+def _set_seat(game_id: int, position: int, token_hash: str | None) -> None:
     """The phone that plays a seat (by its secret's hash), or none."""
     db.session.connection().execute(update(_seats).where(_seats.c.game_id == game_id, _seats.c.position == position)
                                     .values(token_hash=token_hash))
 
 
-def add_request(game_id: int, position: int, token_hash: str, code: str) -> None:
+def _add_request(game_id: int, position: int, token_hash: str, code: str) -> None:
     """A new phone asks for a seat, showing `code`."""
     db.session.connection().execute(insert(_requests).values(game_id=game_id, position=position,
                                                               token_hash=token_hash, code=code, at=utcnow(),
                                                               turned_away=False))
 
 
-def drop_requests(ids: list[int]) -> None:
+def _drop_requests(ids: list[int]) -> None:
     """Forget these requests (answered, or asked anew)."""
     if ids:
         db.session.connection().execute(delete(_requests).where(_requests.c.id.in_(ids)))
 
 
-def turn_away(ids: list[int]) -> None:
+def _turn_away(ids: list[int]) -> None:
     """The host said no to these requests; they are kept so their phones are told."""
     if ids:
         db.session.connection().execute(update(_requests).where(_requests.c.id.in_(ids)).values(turned_away=True))
@@ -263,3 +265,29 @@ def _drop_secrets(game_id: int, play: int, name: str, seat: int | None = None) -
     if seat is not None:
         where.append(_secrets.c.seat == seat)
     db.session.connection().execute(delete(_secrets).where(*where))
+
+
+# --- tries counted against a rate limit -----------------------------------------------------
+
+
+@dataclass
+class Tries:
+    """Tries counted against a rate limit since `since` (a minute ago): the buckets of this one (what is limited,
+    for whom), each cut to what the column holds."""
+
+    since: datetime
+    buckets: list[str] = field(default_factory=list)
+
+    def recent(self, bucket: str) -> int:
+        """How many tries `bucket` counted since `since`."""
+        return db.session.connection().execute(
+            select(func.count()).select_from(_tries).where(_tries.c.bucket == bucket[:64], _tries.c.at > self.since)
+        ).scalar_one()
+
+
+def count_tries(tries: Tries) -> None:
+    """Count the tries, and forget those older than a minute."""
+    connection = db.session.connection()
+    connection.execute(delete(_tries).where(_tries.c.at < tries.since))
+    if tries.buckets:
+        connection.execute(insert(_tries), [{"bucket": bucket[:64], "at": utcnow()} for bucket in tries.buckets])

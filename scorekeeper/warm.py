@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -16,6 +18,7 @@ def warm_up(app: Flask) -> None:
     holding up every request the process has then): every template compiled, the database models set up, every
     language's words and formats loaded, every static file read, minified, compressed and fingerprinted (a
     bundle's parts go out only within it: `assets.init_app`)."""
+    started = time.monotonic()
     for name in app.jinja_env.list_templates():
         app.jinja_env.get_template(name)
     configure_mappers()
@@ -34,6 +37,9 @@ def warm_up(app: Flask) -> None:
         files = [path.relative_to(static).as_posix() for path in sorted(static.rglob("*")) if path.is_file()]
         for filename in [*bundles, *(name for name in files if name not in in_bundles)]:
             url_for("static", filename=filename)
+    app.logger.info("process %d ready: warmed up in %.2f s (%d templates, %d languages, %d static files)",
+                    os.getpid(), time.monotonic() - started, len(app.jinja_env.list_templates()),
+                    len(app.config["LANGUAGES"]), len(files))
 
 
 def raise_open_files() -> int:

@@ -136,6 +136,14 @@ def screenshot(page, name: str) -> None:
 COUNT_TAPS = "window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true);"
 
 
+def take_over_as_host(page, host_url: str) -> None:
+    """Open a host link and run the game on this browser (the link's page asks; its button does it)."""
+    page.goto(host_url)
+    # In the page's language: the one button of the link's own form.
+    page.locator("form[action*='/host/'] button[type=submit]").click()
+    page.wait_for_url(lambda url: "/host/" not in url)
+
+
 def join_phones(browser, join_url: str, names) -> dict:
     """A phone for each name, each joined to its seat through the join link, counting its taps."""
     from playwright.sync_api import expect

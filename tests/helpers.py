@@ -27,7 +27,10 @@ def import_as_host(client: FlaskClient, doc: dict) -> str:
     """Import a pad through the API, then take over as its host; return the game's path."""
     response = client.post("/games/import", json=doc)
     assert response.status_code == 201, response.json
-    assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
+    host_link = response.json["host_url"].replace("http://localhost", "")
+    # The link's page asks; its button (a POST) takes the host's role over.
+    assert client.get(host_link).status_code == 200
+    assert client.post(host_link).status_code == 303
     return response.headers["Location"].replace("http://localhost", "")
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.browser import PHONE, host_bids, screenshot
+from tests.browser import PHONE, host_bids, screenshot, take_over_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -242,7 +242,7 @@ def test_every_page_and_state_passes_axe(browser, live_server: str, language: st
     imported = host.request.post(live_server + "/games/import", data=json.dumps(finished_pad),
                                  headers={"Content-Type": "application/json"})
     assert imported.status == 201
-    host.goto(imported.json()["host_url"])
+    take_over_as_host(host, imported.json()["host_url"])
     host.goto(imported.headers["location"] + "/end")
     check(host, "end")
     host.locator(".delete-game summary").click()

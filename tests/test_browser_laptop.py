@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import join_phones, screenshot
+from tests.browser import join_phones, screenshot, take_over_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +94,7 @@ def test_the_printed_pad_has_the_paper_pad_s_details_on_one_a4_page(browser, liv
     page = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
     imported = page.request.post(live_server + "/games/import", data=pad)
     assert imported.status == 201, imported.text()
-    page.goto(imported.json()["host_url"])
+    take_over_as_host(page, imported.json()["host_url"])
     page.goto(imported.headers["location"] + "/pad")
     page.emulate_media(media="print")
     printed = " ".join(page.locator("table.pad").inner_text().split())

@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, screenshot, take_over_as_host
 from tests.test_crews import GAME_A
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ def imported(page, base: str, doc: dict) -> None:
     """Import `doc` as this browser's game and open it as its host."""
     page.goto(base + "/")
     answer = page.request.post(base + "/games/import", data=json.dumps(doc), headers={"Content-Type": "application/json"})
-    page.goto(answer.json()["host_url"])
+    take_over_as_host(page, answer.json()["host_url"])
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, screenshot, take_over_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -198,7 +198,7 @@ def test_every_phone_follows_the_table_to_the_end(browser, live_server: str) -> 
     host.goto(live_server + "/")
     imported = host.request.post(live_server + "/games/import", data=json.dumps(doc),
                                  headers={"Content-Type": "application/json"})
-    host.goto(imported.json()["host_url"])
+    take_over_as_host(host, imported.json()["host_url"])
     game = host.url
     phones = []
     for name, bid in (("Anne", 2), ("Ben", 0)):

@@ -160,6 +160,6 @@ def test_an_unfinished_pad_resumes_with_the_loading(client: FlaskClient) -> None
     response = client.post("/games/import", json=doc)
     assert response.status_code == 201
     url = response.headers["Location"].replace("http://localhost", "")
-    assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
+    assert client.post(response.json["host_url"].replace("http://localhost", "")).status_code == 303
     page = html.unescape(client.get(url).get_data(as_text=True))
     assert "Secret loads" in page and "Waiting for 2 more cannons to be loaded." in page

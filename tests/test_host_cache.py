@@ -222,7 +222,7 @@ def test_a_game_kept_for_the_others_comes_back_whole_in_every_part(tmp_path: Pat
     moment = datetime(2026, 11, 27, 22, 0, tzinfo=UTC)
     state = games.GameState(
         id=4, public_id="abc", kind="skull-king", crew="", ruleset="modern", options={"loot": True}, version=9,
-        host_token="h", join_code="J1", finished_at=None, first_dealer=1,
+        host_key_hash="h", join_code="J1", finished_at=None, first_dealer=1,
         seats=(games.SeatState(0, "Anne", "x"), games.SeatState(1, "Ben", None)),
         requests=(games.RequestState(3, 1, "42", "y", False),),
         plays=(games.PlayState(1, {"bids": [1, None]}, False),),
@@ -290,7 +290,16 @@ def test_a_sweep_lets_the_process_go_on_between_slices(tmp_path: Path, monkeypat
     for number in range(2 * host_cache.SWEEP_SLICE + 1):
         cache.put(("a", number), number)
     pauses: list[float] = []
-    monkeypatch.setattr(host_cache.time, "sleep", pauses.append)
+    sleep, sweeping = time.sleep, threading.current_thread()
+
+    def paused(seconds: float) -> None:
+        # `time` is one module for every thread: another's sleeps (a live watcher polling) are not the sweep's.
+        if threading.current_thread() is sweeping:
+            pauses.append(seconds)
+        else:
+            sleep(seconds)
+
+    monkeypatch.setattr(host_cache.time, "sleep", paused)
     assert cache.sweep(older_than=-1) == 2 * host_cache.SWEEP_SLICE + 1
     assert pauses == [0, 0] and list(tmp_path.iterdir()) == []
 

@@ -197,17 +197,16 @@ def test_nothing_travels_in_the_session_beside_a_change() -> None:
 
 
 def test_one_change_path_every_write_of_a_game_commits_through() -> None:
-    """A change of a game is committed in one place, the end of the table's write path (`rows.store`, which only
-    the service calls); a game's package only decides (see below), never commits; the views call the service."""
+    """Every write is committed in one place, the unit of work (`work`), which only the service opens; a game's
+    package only decides (see below), never commits; the views call the service (`tests/test_work.py` holds that
+    nothing else writes to the session)."""
     sources = python_sources(PACKAGE)
     commits = sorted(str(path.relative_to(ROOT)) for path, text in sources.items()
                      if "session.commit()" in text and "migrations" not in path.parts)
-    # The end of a change; the live layer's own upkeep (pruning its log); the rate limiter's counted tries.
-    assert commits == ["scorekeeper/live.py", "scorekeeper/rows.py", "scorekeeper/service.py"]
-    rows_text = sources[PACKAGE / "rows.py"]
-    assert rows_text.count("session.commit()") == 1 and "def store(" in rows_text
-    callers = sorted(str(path.relative_to(ROOT)) for path, text in sources.items() if "rows.store(" in text)
-    assert callers == ["scorekeeper/service.py"]
+    assert commits == ["scorekeeper/work.py"]
+    openers = sorted(str(path.relative_to(ROOT)) for path, text in sources.items()
+                     if re.search(r"work\.(transaction|counted_tries)\(", text))
+    assert openers == ["scorekeeper/service.py"]
     for path, text in python_sources(PACKAGE / "shelf").items():
         assert "commit(" not in text.replace("service.commit(", ""), path
 

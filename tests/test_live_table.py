@@ -251,12 +251,12 @@ def test_the_end_page_is_pushed_the_way_to_the_next_game(table) -> None:
         public_id = url.rsplit("/", 1)[-1]
         from scorekeeper import service
         from scorekeeper.access import Credentials
-        game = games.find_game(public_id)
-        host_token = game.host_token
+    with clients["host"].session_transaction() as session:
+        host_key = session["hosting"][public_id]
     stream = Stream(clients["anne"], f"{url}/events?view=end&edition={edition_of(app, url)}")
     assert stream.nothing_within(0.3)
     with app.app_context():
-        service.rematch(public_id, Credentials(host_token=host_token))
+        service.rematch(public_id, Credentials(host_key=host_key))
     pushed = stream.next()
     assert pushed.kind == "table" and "data-follow" in pushed.data and "Go on to the next game" in pushed.data
     assert f'href="{url.split("localhost")[-1]}/end?follow=1"' in pushed.data

@@ -18,9 +18,10 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from scorekeeper import work
 from scorekeeper.clock import utcnow
 from scorekeeper.extensions import db
-from scorekeeper.live import LISTENER_NAME, Watcher, prune_events, sqlite_log
+from scorekeeper.live import LISTENER_NAME, Watcher, sqlite_log
 from scorekeeper.models import Event, Game
 from tests.helpers import Phone, new_game
 from tests.production import ProductionServer, sigterm_with_open_connections
@@ -41,19 +42,24 @@ def test_sigterm_with_300_open_streams_and_50_idle_connections_stops_every_proce
     assert log.count("Worker exiting") == 2 and "Shutting down: Master" in log, log[-2000:]
     # A stop is no error: a line or two per process, no traceback for the connections it ended.
     assert "Traceback" not in log and "GreenletExit" not in log and "[ERROR]" not in log, log[-2000:]
-    assert len(log.splitlines()) <= 12, log
+    # The app's own lines: each process says it stops, and that it stopped cleanly.
+    assert len(re.findall(r"process \d+ stopped cleanly", log)) == 2, log
+    theirs = [line for line in log.splitlines() if not re.search(r"\] (process \d+|database schema) ", line)]
+    assert len(theirs) <= 12, log
 
 
-def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client) -> None:
-    new_game(client, ["Anne", "Ben"])
+def test_old_events_are_pruned_and_recent_ones_kept(app: Flask, client, monkeypatch) -> None:
+    """Events past their hour go with a change stored when a prune is due, the recent ones stay."""
+    url = new_game(client, ["Anne", "Ben"])
     with app.app_context():
         game_id = db.session.scalar(select(Game.id))
         db.session.add(Event(game_id=game_id, version=0, kind="old", at=utcnow() - timedelta(hours=2)))
         db.session.commit()
-        with Session(db.engine) as session:
-            assert prune_events(session) == 1
-        kinds = db.session.scalars(select(Event.kind)).all()
-    assert kinds == ["create"]
+    monkeypatch.setattr(work, "_pruned_at", [time.monotonic() - work.PRUNE_EVENTS_SECONDS - 1])
+    assert client.post(f"{url}/hands/1/cards", data={"cards": 1}).status_code == 303
+    with app.app_context():
+        kinds = db.session.scalars(select(Event.kind).order_by(Event.id)).all()
+    assert kinds[0] == "create" and "old" not in kinds and len(kinds) == 2
 
 
 def test_a_change_wakes_only_the_streams_of_its_game(app: Flask, client) -> None:
@@ -300,6 +306,12 @@ def test_on_postgresql_each_process_listens_again_after_the_database_restarts(da
         while listeners(database_url, servers) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert listeners(database_url, servers) == 2, "a process went back to polling for good"
+        # Each process said so in the server's log, a line each: the connection lost, then listening again.
+        for server in servers:
+            log = (server.instance / "gunicorn.log").read_text(errors="replace")
+            assert "live: LISTEN connection lost" in log, log[-3000:]
+            assert "live: listening for changes on PostgreSQL again" in log, log[-3000:]
+            assert "Traceback" not in log, log[-3000:]
 
         # A screen of the second process opened now (a phone reconnecting), then a bid through the first.
         watching = Stream(second.base, f"{game}/events")
@@ -324,3 +336,36 @@ def test_on_postgresql_each_process_listens_again_after_the_database_restarts(da
             stream.close()
         for server in servers:
             server.stop()
+
+
+def test_the_server_log_says_what_happened_and_no_traceback_for_a_client_gone(tmp_path: Path) -> None:
+    """gunicorn's error log, as a host reads it: the schema checked, each process warmed up and ready, a clean
+    stop on SIGTERM; a client that goes away mid-stream or mid-body (reset, not closed) is no error and logs nothing."""
+    server = ProductionServer(tmp_path, WEB_CONCURRENCY="2")
+    server.start()
+    try:
+        host = Phone(server.base)
+        host.get("/games/new")
+        status, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
+        assert status == 303
+        gone = []
+        for request in (f"GET {game}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
+                        f"POST {game}/hands/1/cards HTTP/1.1\r\nHost: x\r\nContent-Length: 400\r\n"
+                        "Content-Type: application/x-www-form-urlencoded\r\n\r\ncards=1&"):
+            client = socket.create_connection(("127.0.0.1", server.port))
+            client.sendall(request.encode())
+            gone.append(client)
+        time.sleep(0.5)
+        for client in gone:
+            # Reset, as a phone that lost its network or a browser tab killed does.
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            client.close()
+        time.sleep(0.5)
+        assert host.get(game)[0] == 200
+    finally:
+        server.stop()
+    log = (tmp_path / "gunicorn.log").read_text(errors="replace")
+    assert "database schema up to date; worker processes to start: 2" in log, log
+    assert len(re.findall(r"process \d+ ready: warmed up in [\d.]+ s", log)) == 2, log
+    assert len(re.findall(r"process \d+ stopped cleanly", log)) == 2, log
+    assert "Traceback" not in log and "[ERROR]" not in log and "Error handling request" not in log, log

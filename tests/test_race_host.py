@@ -42,7 +42,9 @@ def hand_ten(base: str, host: Phone) -> str:
                                      headers={"Content-Type": "application/json"})
     with host.opener.open(request, timeout=30) as answer:
         made = json.loads(answer.read())
-    host.get(made["host_url"].removeprefix(base))
+    link = made["host_url"].removeprefix(base)
+    host.get(link)
+    assert host.post(link, {})[0] == 303
     return made["host_url"].removeprefix(base).split("/host/")[0].split("?")[0]
 
 

@@ -62,7 +62,7 @@ def route_values(app: Flask, url: str) -> dict[str, list[str]]:
     public_id = url.rsplit("/", 1)[-1]
     with app.app_context():
         crew = games.find_game(public_id).crew
-    return {"public_id": [public_id], "number": ["1", "2"], "crew": [crew], "token": ["wrong"],
+    return {"public_id": [public_id], "number": ["1", "2"], "crew": [crew], "key": ["wrong"],
             "kind_name": ["skip-bo", "dracula", "wizard"], "position": ["0"], "request_id": ["1"]}
 
 
@@ -206,7 +206,10 @@ def test_links_carry_128_random_bits(table) -> None:
     app, url, clients = table
     with app.app_context():
         game = games.find_game(url.rsplit("/", 1)[-1])
-        assert len(game.public_id) >= 22 and len(game.host_token) >= 22
+    with clients["host"].session_transaction() as session:
+        host_key = session["hosting"][game.public_id]
+    with app.app_context():
+        assert len(game.public_id) >= 22 and len(host_key) >= 22
         assert re.fullmatch(r"[ACDEFGHJKMNPQRTWXY34679]{6}", game.join_code)
 
 

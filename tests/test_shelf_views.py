@@ -132,7 +132,7 @@ def test_pads_of_both_kinds_import_and_resume(client: FlaskClient) -> None:
         response = client.post("/games/import", json=doc)
         assert response.status_code == 201, response.json
         url = response.headers["Location"].replace("http://localhost", "")
-        assert client.get(response.json["host_url"].replace("http://localhost", "")).status_code == 303
+        assert client.post(response.json["host_url"].replace("http://localhost", "")).status_code == 303
         assert expected in seen(client, url)
         assert json.loads(client.get(f"{url}/pad.json").get_data(as_text=True)) == doc
         # The CSV names a play as the game's pages do: Skip-Bo's are games, Dracula's rounds.

@@ -128,7 +128,7 @@ def test_a_browser_keeps_at_most_the_bound_of_taps_per_game(app: Flask, monkeypa
     with app.app_context():
         game_id = db.session.scalar(select(Tap.game_id).limit(1))
         for _ in range(10_000):
-            rows._keep_tap(rows.Tap(secrets.token_urlsafe(16), "one phone"), game_id, public_id(url), None)
+            rows.keep_tap(rows.Tap(secrets.token_urlsafe(16), "one phone"), game_id, public_id(url), None)
         db.session.commit()
         by_browser = dict(db.session.execute(select(Tap.browser, func.count()).where(Tap.game_id == game_id)
                                              .group_by(Tap.browser)).all())

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -135,6 +136,13 @@ def scenario_import_game(app: Flask) -> Write:
     return Write(opened(app), "/games/import", json=pad)
 
 
+def scenario_host(app: Flask) -> Write:
+    # Taking over as host with the link the import API gives: the browser's session changes, no game does.
+    pad = {"format": "skull-king-pad", "version": 1, "ruleset": "classic", "players": ["Anne", "Ben"], "hands": []}
+    host_url = opened(app).post("/games/import", json=pad).get_json()["host_url"]
+    return Write(opened(app), urlsplit(host_url).path, changes_a_game=False)
+
+
 def scenario_join_by_code(app: Flask) -> Write:
     table(app)
     with app.app_context():
@@ -193,6 +201,7 @@ SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "pages.new_game": scenario_new_game,
     "pages.import_game": scenario_import_game,
     "pages.join_by_code": scenario_join_by_code,
+    "pages.host": scenario_host,
     "pages.language": scenario_language,
     "pages.join": scenario_join,
     "pages.free_seat": scenario_free_seat,

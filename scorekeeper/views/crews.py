@@ -8,19 +8,16 @@ import json
 from datetime import timedelta
 
 from flask import abort, current_app, request, session, url_for
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from .. import bgstats, games, kinds, service, stats
 from ..access import Role
 from ..clock import utcnow
-from ..extensions import db
 from ..i18n import gettext
 from ..models import Game
 from . import bp
 from .labels import game_label, say
 from .rendering import download, open_page, page, see_other, start_page
-from .sessions import credentials, keep_host_token, load_state, visitor
+from .sessions import credentials, keep_host_key, load_state, visitor
 
 # The start page lists at most this many games of this browser, newest first.
 LISTED = 20
@@ -34,22 +31,18 @@ def my_public_ids() -> list[str]:
     return [i for i in dict.fromkeys(ids) if isinstance(i, str)]
 
 
-def _mine(query) -> list[Game]:
-    """The games of `query` among this browser's that it hosts or plays a seat of now.
+def _mine(crew: str | None = None) -> list[Game]:
+    """The games among this browser's (of `crew` only, if given) that it hosts or plays a seat of now, newest first.
 
     A session remembers what a browser once asked for; access follows what the game says now,
     so a phone the host turned away, or one whose seat went to a new phone, sees none of it.
     """
-    ids = my_public_ids()
-    if not ids:
-        return []
-    found = db.session.scalars(query.where(Game.public_id.in_(ids)).options(selectinload(Game.seats))).all()
-    return [g for g in found if visitor(g).role != Role.VIEWER]
+    return [g for g in games.games_among(my_public_ids(), crew) if visitor(g).role != Role.VIEWER]
 
 
 def my_games() -> tuple[list[Game], list[Game]]:
     """This browser's games, newest first; and those it deleted that can still be brought back."""
-    found = _mine(select(Game).order_by(Game.created_at.desc(), Game.id.desc()))
+    found = _mine()
     since = utcnow() - timedelta(seconds=service.UNDO_SECONDS)
     listed = [g for g in found if g.deleted_at is None][:LISTED]
     undoable = [g for g in found if g.deleted_at is not None and g.deleted_at >= since
@@ -69,7 +62,7 @@ def may_see_crew(crew: str) -> bool:
     key = request.args.get("key", "")
     if key and hmac.compare_digest(key.encode(), share_key(crew).encode()):
         return True
-    return bool(_mine(select(Game).where(Game.crew == crew, Game.deleted_at.is_(None))))
+    return bool(_mine(crew))
 
 
 @bp.get("/crews/<crew>")
@@ -77,9 +70,7 @@ def crew(crew: str):
     """A crew's games and each player's statistics, with their charts; for the devices that took part."""
     if not games.PUBLIC_ID.fullmatch(crew) or not may_see_crew(crew):
         abort(404)
-    rows = db.session.execute(select(Game.public_id, Game.kind, Game.ruleset, Game.created_at, Game.finished_at,
-                                     Game.summary, Game.options).where(Game.crew == crew, Game.deleted_at.is_(None))
-                              .order_by(Game.created_at, Game.id)).all()
+    rows = games.crew_games(crew)
     if not rows:
         abort(404)
     finished = [r for r in rows if r.summary]
@@ -139,7 +130,7 @@ def bgsplay(public_id: str):
 def rematch(public_id: str):
     """A new game with the same table and rules; the next player deals first."""
     outcome = service.rematch(public_id, credentials(public_id))
-    keep_host_token(outcome.public_id, outcome.secret)
+    keep_host_key(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 

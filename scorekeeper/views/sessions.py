@@ -70,7 +70,7 @@ def _remember(key: str, public_id: str, value: str | None) -> None:
     session.permanent = True
 
 
-def keep_host_token(public_id: str, token: str | None) -> None:
+def keep_host_key(public_id: str, token: str | None) -> None:
     """This browser runs the game from now on."""
     _remember("hosting", public_id, token)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -10,6 +9,7 @@ from flask import abort, current_app, jsonify, request, session, url_for
 from werkzeug.datastructures import MultiDict
 
 from .. import games, kinds, service
+from ..access import identify
 from ..extensions import csrf
 from ..i18n import gettext
 from ..padfile import PadError
@@ -17,7 +17,7 @@ from . import bp
 from .crews import my_games
 from .labels import say
 from .rendering import open_page, see_other, start_page
-from .sessions import browser_id, client_address, credentials, keep_host_token, too_many_new_games
+from .sessions import browser_id, client_address, credentials, keep_host_key, too_many_new_games
 
 
 @bp.get("/")
@@ -49,7 +49,7 @@ def new_game(kind_name: str | None):
                           **context)
     # With an earlier game's players it joins that game's crew (their statistics); its host alone may say so.
     outcome = service.create(kind, found.setup, credentials=credentials(after), after=after)
-    keep_host_token(outcome.public_id, outcome.secret)
+    keep_host_key(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
@@ -82,7 +82,7 @@ def import_game():
         except PadError as error:
             return jsonify(problems=[say(p) for p in error.problems]), 422
         url = url_for("pages.game", public_id=outcome.public_id, _external=True)
-        host_url = url_for("pages.host", public_id=outcome.public_id, token=outcome.secret, _external=True)
+        host_url = url_for("pages.host", public_id=outcome.public_id, key=outcome.secret, _external=True)
         response = jsonify(url=url, host_url=host_url)
         response.status_code = 201
         response.headers["Location"] = url
@@ -99,20 +99,26 @@ def import_game():
         except PadError as error:
             problems = [say(p) for p in error.problems]
         else:
-            keep_host_token(outcome.public_id, outcome.secret)
+            keep_host_key(outcome.public_id, outcome.secret)
             return open_page(url_for("pages.game", public_id=outcome.public_id))
     return start_page("index.html", 422, title=gettext("Skull King scorekeeper"), import_problems=problems)
 
 
-@bp.get("/games/<public_id>/host/<token>")
-def host(public_id: str, token: str):
-    """Take over running a game with its host link (given by the import API)."""
-    game = games.find_game(public_id)
-    # Bytes, because compare_digest refuses non-ASCII text and a link may carry anything.
-    if game is None or not hmac.compare_digest(token.encode(), game.host_token.encode()):
+@bp.route("/games/<public_id>/host/<key>", methods=["GET", "POST"])
+def host(public_id: str, key: str):
+    """A host link (given by the import API): its page asks whether to run the game on this browser, and a POST of
+    it does; the link's GET changes nothing, and neither sends the key on (no Referer)."""
+    game = games.load(public_id)
+    if game is None or not identify(game, service.Credentials(host_key=key)).is_host:
         raise service.NotFound(public_id)
-    keep_host_token(public_id, token)
-    return see_other(url_for("pages.game", public_id=public_id))
+    if request.method == "GET":
+        response = start_page("host_link.html", title=gettext("Run this game here"), game=game, key=key)
+    else:
+        keep_host_key(public_id, key)
+        current_app.logger.info("host role taken over for game %s", public_id)
+        response = see_other(url_for("pages.game", public_id=public_id))
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @bp.route("/join", methods=["GET", "POST"])
