@@ -39,24 +39,33 @@ def _marked(context: Any, text: str, variables: dict[str, Any]) -> str:
     return marked % variables if variables or "%" in text else marked
 
 
+def _rendering(context: Any) -> Any:
+    """The translations a template speaks while it is drawn: looked up once per drawing (and per template it
+    imports), so a language forced for a part of the request (`force_locale`) is followed by what is drawn in it."""
+    found = getattr(context, "scorekeeper_translations", None)
+    if found is None:
+        found = context.scorekeeper_translations = request_translations()
+    return found
+
+
 @pass_context
 def template_gettext(context: Any, string: str, **variables: Any) -> str:
     """The templates' `_` and `gettext`."""
-    return _marked(context, request_translations().ugettext(string), variables)
+    return _marked(context, _rendering(context).ugettext(string), variables)
 
 
 @pass_context
 def template_ngettext(context: Any, singular: str, plural: str, num: int, **variables: Any) -> str:
     """The templates' `ngettext`."""
     variables.setdefault("num", num)
-    return _marked(context, request_translations().ungettext(singular, plural, num), variables)
+    return _marked(context, _rendering(context).ungettext(singular, plural, num), variables)
 
 
 @pass_context
 def template_pgettext(context: Any, string_context: str, string: str, **variables: Any) -> str:
     """The templates' `pgettext`."""
     variables.setdefault("context", string_context)
-    return _marked(context, request_translations().upgettext(string_context, string), variables)
+    return _marked(context, _rendering(context).upgettext(string_context, string), variables)
 
 
 @pass_context
@@ -65,7 +74,7 @@ def template_npgettext(context: Any, string_context: str, singular: str, plural:
     """The templates' `npgettext`."""
     variables.setdefault("context", string_context)
     variables.setdefault("num", num)
-    return _marked(context, request_translations().unpgettext(string_context, singular, plural, num), variables)
+    return _marked(context, _rendering(context).unpgettext(string_context, singular, plural, num), variables)
 
 
 def install_template_gettext(app: Flask) -> None:
