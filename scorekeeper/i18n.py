@@ -40,12 +40,22 @@ def _marked(context: Any, text: str, variables: dict[str, Any]) -> str:
 
 
 def _rendering(context: Any) -> Any:
-    """The translations a template speaks while it is drawn: looked up once per drawing (and per template it
-    imports), so a language forced for a part of the request (`force_locale`) is followed by what is drawn in it."""
-    found = getattr(context, "scorekeeper_translations", None)
-    if found is None:
-        found = context.scorekeeper_translations = request_translations()
-    return found
+    """The translations a template speaks while it is drawn, looked up once per drawing and request.
+
+    Kept on the template's context with the request's namespace (`g`) they were looked up for: a
+    template imported for its macros is drawn once and its context kept for every request after,
+    in every language. A drawing begun under `force_locale` speaks its language (a new context);
+    a macro of an imported template drawn within it speaks the request's (the app draws every part
+    of a request in one language).
+    """
+    try:
+        request_namespace = g._get_current_object()
+    except RuntimeError:  # no app at work (a script)
+        return request_translations()
+    kept = getattr(context, "scorekeeper_translations", None)
+    if kept is None or kept[0] is not request_namespace:
+        kept = context.scorekeeper_translations = (request_namespace, request_translations())
+    return kept[1]
 
 
 @pass_context

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.browser import PHONE, host_bids, screenshot
+from tests.browser import PHONE, host_bids, screenshot, take_over_as_host
 from tests.test_crews import GAME_A
 
 pytestmark = pytest.mark.browser
@@ -19,7 +19,7 @@ def test_two_games_with_a_rematch_then_the_crew_page(browser, live_server: str) 
     host.goto(live_server + "/")
     imported = host.request.post(live_server + "/games/import", data=json.dumps(GAME_A),
                                  headers={"Content-Type": "application/json"})
-    host.goto(imported.json()["host_url"])
+    take_over_as_host(host, imported.json()["host_url"])
     expect(host.get_by_role("heading", name="Anne wins!")).to_be_visible()
     host.get_by_role("button", name="Rematch with the same table").click()
     for number, bids, tricks in ((1, (0, 1), (0, 1)), (2, (1, 1), (1, 1))):

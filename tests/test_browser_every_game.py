@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import SCREENSHOTS, screenshot
+from tests.browser import SCREENSHOTS, screenshot, take_over_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -146,7 +146,7 @@ def imported(browser: Any, base: str, doc: dict[str, Any], viewport: dict[str, i
     answer = context.request.post(base + "/games/import", data=doc)
     assert answer.status == 201, answer.text()
     host = context.new_page()
-    host.goto(answer.json()["host_url"])
+    take_over_as_host(host, answer.json()["host_url"])
     # The game's own address (a game over sends its host to its end page).
     return host, base + "/games/" + answer.headers["location"].rstrip("/").split("/games/")[1].split("/")[0]
 

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser import PHONE, screenshot
+from tests.browser import PHONE, screenshot, take_over_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ def test_every_phone_follows_the_host_into_the_rematch(browser, live_server: str
     with urllib.request.urlopen(request, timeout=30) as response:
         links = json.loads(response.read())
     host = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
-    host.goto(links["host_url"])
+    take_over_as_host(host, links["host_url"])
     host.goto(links["url"] + "/end")
     expect(host.get_by_role("button", name="Rematch with the same table")).to_be_visible()
     phones = {}

@@ -597,6 +597,21 @@ def test_a_template_speaks_the_language_in_force_even_when_it_changes_within_a_r
         assert render_template_string(said) not in (german, french)
 
 
+def test_a_macro_of_an_imported_template_speaks_each_request_s_language(app: Flask) -> None:
+    """An imported template is drawn once and kept for every request after: its macros still speak the language of
+    the request that calls them, request after request."""
+    from flask import render_template_string
+
+    said = '{% from "_macros.html" import problem_list %}{{ problem_list(["x"]) }}'
+    heard = {}
+    for language in ("en", "de", "fr", "en", "it", "de"):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            heard.setdefault(language, set()).add(render_template_string(said))
+    assert all(len(pages) == 1 for pages in heard.values())
+    assert len({next(iter(pages)) for pages in heard.values()}) == 4
+    assert "Not saved yet" in next(iter(heard["en"])) and "Not saved yet" not in next(iter(heard["de"]))
+
+
 def test_a_template_s_words_read_as_jinja_s_own_i18n_would_say_them(app: Flask) -> None:
     """The templates' `_`, `gettext`, `ngettext`, `pgettext` and `npgettext` are called directly, not through
     Jinja's i18n extension: the same words, escaped and formatted alike, in a translated language and English."""
