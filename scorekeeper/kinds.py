@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from cattrs import Converter
 from flask import current_app
@@ -36,33 +36,28 @@ DraftT = DefaultedTypeVar("DraftT", default=dict[str, Any])
 
 
 @dataclass(frozen=True)
-class Applied(Generic[ClosedT, DraftT]):
-    """What a game's decision says of a change, the one answer of every change of every game: what to write, or
-    why nothing is written. The table writes it (`service.play`); the decision reads plain values only. A game
-    whose plays are its own types answers in them (`Applied[Round, Draft]`); the table stores them with their
-    codecs (`stored_with`).
+class Change(Generic[ClosedT, DraftT]):
+    """What a game's decision writes: one of its answers (`Decided`). The table writes it (`service.play`); the
+    decision reads plain values only. A game whose plays are its own types answers in them (`Change[Round, Draft]`);
+    the table stores them with their codecs (`stored_with`).
 
     `play` is the number of the play it writes (the open one, or a scored one it corrects);
     `draft` that play's new values, still open; `closed` its values, complete now (or corrected);
-    `secret` a seat's secret entry of it (seat, name, value), which the table keeps and reveals
-    with the others (`Secrets`); `shown` entries of it shown already that change (a bid Harry
-    the Giant changes); `collects` the secret entries the table collects from now on (play, name),
+    `secret` a seat's secret entry of it, which the table keeps and reveals with the others
+    (`Secrets`); `shown` entries of it shown already that change (a bid Harry the Giant
+    changes); `collects` the secret entries the table collects from now on (play, name),
     `forget` those entered before forgotten (a new deal); `opens` the values the next play opens
     with; `summary` what the game leaves for its crew's statistics, once it is over (a correction
-    of a finished game changes it). `denied`: the acting browser may not make it; `stale`: the
-    play the screen was drawn for has moved on; `problems`: the rules refuse it. `entered_for`
-    are the seats whose own entries it makes (a bid, tricks, points): the table lets the host
-    make them only for seats without a phone. `event` is what the table logs.
+    of a finished game changes it). `entered_for` are the seats whose own entries it makes (a
+    bid, tricks, points): the table lets the host make them only for seats without a phone.
+    `event` is what the table logs.
     """
 
     draft: DraftT | None = None
     closed: ClosedT | None = None
     play: int | None = None
-    problems: tuple[Problem, ...] = ()
-    denied: bool = False
-    stale: bool = False
-    secret: tuple[int, str, Any] | None = None
-    shown: tuple[tuple[int, str, Any], ...] = ()
+    secret: SeatEntry | None = None
+    shown: tuple[SeatEntry, ...] = ()
     collects: tuple[int, str] | None = None
     forget: bool = False
     opens: DraftT | None = None
@@ -73,14 +68,56 @@ class Applied(Generic[ClosedT, DraftT]):
     @property
     def seats(self) -> set[int]:
         """Every seat whose own entry this change makes, its secret entry's too."""
-        return {*self.entered_for, *((self.secret[0],) if self.secret is not None else ())}
+        return {*self.entered_for, *((self.secret.seat,) if self.secret is not None else ())}
 
-    def stored_with(self, closed: Codec[ClosedT], drafts: Codec[DraftT]) -> Applied:
+    def stored_with(self, closed: Codec[ClosedT], drafts: Codec[DraftT]) -> Change:
         """The same change with its plays as the table stores them."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update({name: None if values[name] is None else codec.dump(values[name])
                        for name, codec in (("draft", drafts), ("closed", closed), ("opens", drafts))})
-        return Applied(**values)
+        return Change(**values)
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """A seat's entry of a play that the table keeps apart from the play: a secret entry (a bid, a cannon's load),
+    or one of them shown already that a change corrects."""
+
+    seat: int
+    name: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A decision's answer when the rules refuse the change, as `problems` say: nothing is written."""
+
+    problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True)
+class Denied:
+    """A decision's answer when the acting browser may not make the change; `phone_seat`: the host's, for a seat
+    that has its own phone. Nothing is written."""
+
+    phone_seat: bool = False
+
+
+@dataclass(frozen=True)
+class Stale:
+    """A decision's answer when the play the screen was drawn for has moved on (a late autosave, a second tap):
+    nothing is written."""
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A decision's answer when the play (or the game) it is asked about does not exist: nothing is written."""
+
+    what: object
+
+
+# What a game's decision answers: a change to write, or one of the ways nothing is written.
+Decided: TypeAlias = Change[ClosedT, DraftT] | Refused | Denied | Stale | Missing
 
 
 T = TypeVar("T")
@@ -128,12 +165,12 @@ class Started:
 
 
 # A change whose play has moved on since its screen was drawn (a late autosave, a second tap): nothing is written.
-STALE: Applied[Any, Any] = Applied(stale=True)
+STALE = Stale()
 
 
-def refused(*problems: Problem) -> Applied[Any, Any]:
+def refused(*problems: Problem) -> Refused:
     """A change the rules refuse, as `problems` say."""
-    return Applied(problems=problems)
+    return Refused(problems)
 
 
 @dataclass(frozen=True)
@@ -244,7 +281,7 @@ class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
     def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
     def parse_change(self, form: Any) -> dict[str, Any] | None: ...
     def apply(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None, actor: Actor,
-              change: Mapping[str, Any], secrets: Secrets) -> Applied[PlayT, DraftT]: ...
+              change: Mapping[str, Any], secrets: Secrets) -> Decided[PlayT, DraftT]: ...
     def context(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None,
                 actor: Actor, secrets: Secrets) -> dict[str, Any]: ...
     def card_state(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None,
@@ -261,7 +298,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE, self.RULES_TEMPLATE = rules.NEW_TEMPLATE, rules.RULES_TEMPLATE
-        # Its secret entries, if its rules have any (`Applied.secret`): each play collects the first of them.
+        # Its secret entries, if its rules have any (`Change.secret`): each play collects the first of them.
         self.SECRETS: tuple[str, ...] = tuple(getattr(rules, "SECRETS", ()))
         # Its own style sheets and scripts, if its screen has any.
         self.ASSETS: tuple[tuple[str, str], ...] = tuple(getattr(rules, "ASSETS", ()))

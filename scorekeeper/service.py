@@ -4,7 +4,7 @@ Each change opens the unit of work (`work.transaction`: the lock, the game read 
 the request's tap), checks access and the rules, says what to write (`Write`'s lists) and keeps it
 with its event, or answers without keeping anything: an `Outcome` (what happened, or the problems)
 or `NotFound` / `NotAllowed`. A game's change is its decision (`play`'s `decide`), which reads
-plain values and says what to write (`kinds.Applied`). Nothing here writes or commits: the unit
+plain values and says what to write (`kinds.Decided`). Nothing here writes or commits: the unit
 of work does, once, when the change's block ends.
 
 Every write is applied once per tap (`Credentials.tap`, made on the phone): the tap is stored
@@ -241,40 +241,44 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
     return Outcome(public_id, secret=host_key)
 
 
-# A game's decision of one change: the game locked, as plain values, and who acts; what to write (`Applied`).
-Decision = Callable[[games.GameState, Actor], kinds.Applied]
+# A game's decision of one change: the game locked, as plain values, and who acts; what to write (`kinds.Decided`).
+Decision = Callable[[games.GameState, Actor], kinds.Decided]
 
 
 @once
 def play(public_id: str, credentials: Credentials, decide: Decision, count_seconds: float = 3.0) -> Outcome:
     """A change of a game, the table's one way for every game: the game locked and read as plain values, the acting
-    browser found, the game's decision (`decide`, which may raise `deny()` or `not_found()`), then what it says
+    browser found, the game's decision (`decide`, which answers with a value: `kinds.Decided`), then what it says
     written, the event logged and all of it stored in one unit of work; or nothing stored.
 
-    A secret entry (`Applied.secret`) is the table's, revealed with the others after `count_seconds`.
+    A secret entry (`Change.secret`) is the table's, revealed with the others after `count_seconds`.
     """
     with changing(public_id, credentials) as write:
         game = write.locked
         actor = identify(game, credentials)
-        applied = decide(game, actor)
+        match decide(game, actor):
+            case kinds.Denied(phone_seat=phone_seat):
+                raise deny(phone_seat)
+            case kinds.Missing(what=what):
+                raise not_found(what)
+            case kinds.Stale():
+                return stale(game)
+            case kinds.Refused(problems=problems):
+                return refuse(game, *problems)
+            case kinds.Change() as applied:
+                pass
         # The host enters for the players without a phone only: a phone's entries are its own, in every game.
-        if applied.denied:
-            raise deny()
         if actor.is_host and any(game.seats[s].has_phone for s in applied.seats):
             raise deny(phone_seat=True)
-        if applied.stale:
-            return stale(game)
-        if applied.problems:
-            return refuse(game, *applied.problems)
         number = applied.play
         if applied.secret is not None:
             assert number is not None, "a secret entry belongs to a play"
-            seat, name, value = applied.secret
+            entry = applied.secret
             count = game.count
-            if count is not None and (count.play, count.name) == (number, name) and count.over:
+            if count is not None and (count.play, count.name) == (number, entry.name) and count.over:
                 # Shown already (the count ended, by the deciding clock, before this tap was taken): nothing changes.
                 return stale(game)
-            enter_secret(write, number, seat, name, value, count_seconds)
+            enter_secret(write, number, entry.seat, entry.name, entry.value, count_seconds)
         _apply(write, applied)
         # The game as it will be stored, made before the commit, which keeps it for the screens and the answer.
         return commit(write, applied.event, number, kept=_as_stored(write))
@@ -322,7 +326,7 @@ def _as_stored(write: Write) -> games.GameState | None:
                    cleared=cleared, finished_at=finished_at)
 
 
-def _apply(write: Write, applied: kinds.Applied) -> None:
+def _apply(write: Write, applied: kinds.Change[Any, Any]) -> None:
     """Add to the change under way what a game's decision says of its plays, its entries shown already, the secrets
     collected next and the game's end (the unit of work writes them)."""
     game, number = write.locked, applied.play
@@ -330,8 +334,9 @@ def _apply(write: Write, applied: kinds.Applied) -> None:
     if number is None:
         assert values is None and not applied.shown and applied.opens is None, "a change of a play names it"
     else:
-        for seat, name, value in applied.shown:
-            write.writes.secrets.append((number, seat, name, value, seat not in write.entered(number, name)))
+        for entry in applied.shown:
+            write.writes.secrets.append((number, entry.seat, entry.name, entry.value,
+                                         entry.seat not in write.entered(number, entry.name)))
         if values is not None:
             stored = any(p.number == number for p in game.plays)
             write.writes.plays.append((number, values, applied.closed is not None, not stored))
@@ -351,11 +356,11 @@ def by_rules(change: Mapping[str, Any], drawn_for: int | None = None) -> Decisio
     `drawn_for`: the number of the round the screen showed; a tap that arrives after it closed
     (a late or repeated tap) changes nothing rather than land in the next one.
     """
-    def decide(game: games.GameState, actor: Actor) -> kinds.Applied:
+    def decide(game: games.GameState, actor: Actor) -> kinds.Decided:
         kind = kinds.kind_of(game)
         rules = kind.played_rules
         if rules is None:
-            raise not_found(game.public_id)
+            return kinds.Missing(game.public_id)
         setup, (closed, draft) = kind.setup_of(game), kinds.plays_of(rules, game)
         number = len(closed) + 1
         if drawn_for is not None and drawn_for != number:
@@ -363,6 +368,8 @@ def by_rules(change: Mapping[str, Any], drawn_for: int | None = None) -> Decisio
         # The rules see the secret entries as the acting browser may (`games.as_seen_by`).
         secrets = games.secrets_seen_by(game, actor.seat, number)
         applied = rules.apply(setup, closed, draft, actor, change, secrets)
+        if not isinstance(applied, kinds.Change):
+            return applied
         stored = replace(applied.stored_with(rules.PLAY, rules.DRAFT), play=number)
         if applied.closed is None:
             return stored

@@ -211,10 +211,10 @@ def test_one_change_path_every_write_of_a_game_commits_through() -> None:
         assert "commit(" not in text.replace("service.commit(", ""), path
 
 
-# What a game's package may call of the service: its one change path, a new game, and the answers it raises or
-# gives before a change reaches the game (a form that could not be read).
-GAME_CALLS_OF_THE_SERVICE = {"play", "create", "refusal", "not_found", "deny", "seat_at",
-                             "NotAllowed", "NotFound", "Outcome"}
+# What a game's package may call of the service: its one change path, a new game, and the answers a page raises or
+# gives before a change reaches the game (a form that could not be read, a page of no such hand). A decision answers
+# with a value (`kinds.Decided`): it raises nothing of the service's.
+GAME_CALLS_OF_THE_SERVICE = {"play", "create", "refusal", "seat_at", "NotAllowed", "NotFound", "Outcome"}
 
 
 def table_writes(name: str, text: str) -> list[str]:
@@ -237,7 +237,7 @@ def table_writes(name: str, text: str) -> list[str]:
 def test_every_change_of_every_game_is_a_decision_on_one_path() -> None:
     """One change path and one result type for every game: a game's change (Skull King's bids, loads, results,
     claimed tricks and corrections as Wizard's taps) is a decision that reads the game as plain values and answers
-    with `kinds.Applied`; the table writes it (`service.play`). A new game starts from plain values too
+    with `kinds.Decided`; the table writes it (`service.play`). A new game starts from plain values too
     (`kinds.Started`). No game's package imports the table's rows or takes a step of the transaction itself."""
     service_text = (PACKAGE / "service.py").read_text()
     assert "def play(" in service_text
@@ -247,16 +247,34 @@ def test_every_change_of_every_game_is_a_decision_on_one_path() -> None:
     sources = {path: text for folder in packages for path, text in python_sources(folder).items()}
     found = [use for path, text in sources.items() for use in table_writes(str(path.relative_to(ROOT)), text)]
     assert found == []
-    # Every game's changes answer with the one result type.
-    answers = {path.parent.name for path, text in sources.items() if "Applied(" in text or "refused(" in text}
+    # Every game's changes answer with the one result type, a value: a change, or why nothing is written.
+    answers = {path.parent.name for path, text in sources.items() if "Change(" in text or "refused(" in text}
     assert {"skullking", "wizard", "skipbo", "dracula", "freepad", "highcard"} <= answers
+    assert [f"{path.relative_to(ROOT)}: {name}" for path, text in sources.items()
+            for name in decisions_raising(text)] == []
+
+
+def decisions_raising(text: str) -> list[str]:
+    """The functions answering `Decided` (a game's decisions and their helpers) that raise instead of answering."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef) and node.returns is not None and "Decided" in ast.unparse(node.returns):
+            inner = [n for n in ast.walk(node) if isinstance(n, ast.Raise)]
+            found += [f"{node.name} raises {ast.unparse(n.exc) if n.exc else ''}" for n in inner]
+    return found
+
+
+def test_a_decision_that_raises_would_be_found() -> None:
+    text = "def bid(game, actor) -> Decided:\n    if not actor:\n        raise service.deny()\n    return STALE\n"
+    assert decisions_raising(text) == ["bid raises service.deny()"]
+    assert decisions_raising("def bid(game, actor) -> Decided:\n    return Denied()\n") == []
 
 
 def test_a_game_writing_the_tables_rows_would_be_found() -> None:
     """The check finds a game that writes the table's rows or commits through the service's steps."""
     text = "from ... import rows, service\n\ndef x(w):\n    service.enter_secret(w, 1, 0, 'bid', 3, 3.0)\n"
     assert table_writes("g.py", text) == ["g.py: imports the table's rows", "g.py: service.enter_secret"]
-    assert table_writes("g.py", "from ...service import commit, deny\n") == ["g.py: service.commit"]
+    assert table_writes("g.py", "from ...service import commit, deny\n") == ["g.py: service.commit", "g.py: service.deny"]
 
 
 def orm_uses(name: str, text: str) -> list[str]:

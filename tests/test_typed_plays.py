@@ -13,7 +13,7 @@ from typing import Any, get_type_hints
 import pytest
 from cattrs.errors import ClassValidationError
 
-from scorekeeper.kinds import Applied, Codec, GameKind
+from scorekeeper.kinds import Codec, Decided, GameKind
 from scorekeeper.shelf import INSTALLED
 from scorekeeper.shelf.freepad import kind as freepad
 from scorekeeper.shelf.skullking.rules import Hand
@@ -46,7 +46,7 @@ def untyped_plays(rules: Any) -> list[str]:
             found.append(f"{name}.{function}: plays are {hints.get('plays')}")
         if function in TAKES_DRAFT and hints.get("draft") != draft.cls | None:
             found.append(f"{name}.{function}: a draft is {hints.get('draft')}")
-        if function == "apply" and hints.get("return") != Applied[play.cls, draft.cls]:
+        if function == "apply" and hints.get("return") != Decided[play.cls, draft.cls]:
             found.append(f"{name}.apply answers {hints.get('return')}")
     return found
 
@@ -67,13 +67,13 @@ def test_a_game_holding_its_plays_as_dicts_would_be_found() -> None:
     source = '''
 from collections.abc import Mapping, Sequence
 from typing import Any
-from scorekeeper.kinds import Applied, Codec
+from scorekeeper.kinds import Decided, Codec
 NAME = "loose"
 PLAY = DRAFT = Codec(dict)
 def write_pad(setup: Any, plays: Sequence[Mapping[str, Any]]) -> dict[str, Any]: ...
 def finished(setup: Any, plays: Sequence[Mapping[str, Any]]) -> bool: ...
 def apply(setup: Any, plays: Sequence[Mapping[str, Any]], draft: Mapping[str, Any] | None, actor: Any,
-          change: Any, secrets: Any) -> Applied: ...
+          change: Any, secrets: Any) -> Decided: ...
 def context(setup: Any, plays: Sequence[Mapping[str, Any]], draft: Any, actor: Any, secrets: Any) -> Any: ...
 def card_state(setup: Any, plays: Any, draft: Any, actor: Any, secrets: Any) -> Any: ...
 def summary(setup: Any, plays: Any) -> Any: ...

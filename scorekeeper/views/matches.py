@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, request, url_for
+from flask import current_app, request
 from jinja2_fragments.flask import render_block
 
 from .. import games, kinds, service
@@ -20,7 +20,7 @@ from ..problems import Problem
 from . import bp
 from .labels import say
 from .pushed import PushedPage, card_fingerprint
-from .rendering import is_htmx, once_per_edition, open_page, page, see_other, shown_after_change
+from .rendering import after, once_per_edition, open_page, page
 from .sessions import credentials, follow_next_game, load_state, visitor
 
 # The parts of a shelf game's screen that are the same for every viewer (each an element with its id).
@@ -130,16 +130,9 @@ def play(public_id: str):
     decide = service.by_rules(change, int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
     outcome = service.play(public_id, credentials(public_id), decide,
                            float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0)))
-    if outcome.stale:
-        # Nothing was applied (a tap sent again after its round closed): htmx's page says so.
-        if is_htmx():
-            return match_page(load_state(public_id), 422, [say(service.MOVED_ON)])
-        return see_other(url_for("pages.game", public_id=public_id))
-    if not outcome.ok:
-        return match_page(load_state(public_id), 422, [say(p) for p in outcome.problems])
-    url = url_for("pages.game", public_id=public_id)
-    # htmx gets the screen in this answer; a plain form is sent there (post/redirect/get).
-    return shown_after_change(match_page(load_state(public_id)), url) if is_htmx() else see_other(url)
+    # The one answer of every game's tap: the game as the change stored it (the screen it answers noted), or again
+    # with what refused it, or with word that the table had moved on.
+    return after(outcome)
 
 
 def show_played(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):

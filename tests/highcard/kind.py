@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from scorekeeper.access import Actor
-from scorekeeper.kinds import Applied, Codec, NewMatch, OnPlays, Secrets
+from scorekeeper.kinds import Change, Codec, Decided, Denied, NewMatch, OnPlays, Refused, SeatEntry, Secrets
 from scorekeeper.padfile import PadError
 from scorekeeper.problems import Problem
 from scorekeeper.standings import leaderboard
@@ -121,22 +121,22 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Round]:
+          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Round]:
     if actor.seat is None and not actor.is_host:
-        return Applied(denied=True)
+        return Denied()
     if change.get("next"):
         cards = secrets.of("card")
         if not secrets.shown or len(cards) < len(setup.players):
-            return Applied(problems=(Problem("The cards are shown once everyone has drawn."),))
-        return Applied(closed=Round(dict(sorted(cards.items()))))
+            return Refused((Problem("The cards are shown once everyone has drawn."),))
+        return Change(closed=Round(dict(sorted(cards.items()))))
     seat = actor.seat if actor.seat is not None else change.get("seat")
     if seat is None or not 0 <= seat < len(setup.players):
-        return Applied(denied=True)
+        return Denied()
     if secrets.shown:
-        return Applied(problems=(Problem("The cards of this round are shown already."),))
+        return Refused((Problem("The cards of this round are shown already."),))
     if not 1 <= change["card"] <= 13:
-        return Applied(problems=(Problem("A card is 1 to 13.", players=(setup.players[seat],)),))
-    return Applied(secret=(seat, "card", change["card"]))
+        return Refused((Problem("A card is 1 to 13.", players=(setup.players[seat],)),))
+    return Change(secret=SeatEntry(seat, "card", change["card"]))
 
 
 def context(setup: Setup, plays: Sequence[Round], draft: Round | None,

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...access import Actor
 from ...i18n import gettext
-from ...kinds import Applied, Codec, NewMatch, Secrets
+from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, Secrets
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -116,21 +116,21 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Round]:
+          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Round]:
     """A coffin entered by either player's phone or the host: checked, then the round is scored."""
     if actor.seat is None and not actor.is_host:
-        return Applied(denied=True)
+        return Denied()
     coffin = change["coffin"]
     blank = [str(i + 1) for i, card in enumerate(c for row in coffin for c in row) if not card]
     number = len(plays) + 1
     if blank:
-        return Applied(problems=(Problem(N_("the coffin has nine cards: %(count)d are missing."),
+        return Refused((Problem(N_("the coffin has nine cards: %(count)d are missing."),
                                          {"count": len(blank)}, number, (), "round"),))
     problems = validate_round(number, coffin, standing(setup, [p.coffin for p in plays]).winner is not None)
     if problems:
-        return Applied(problems=tuple(problems))
+        return Refused(tuple(problems))
     # The coffin is both players' round: the host enters it only when neither plays on a phone.
-    return Applied(closed=Round(coffin), entered_for=tuple(range(len(setup.players))))
+    return Change(closed=Round(coffin), entered_for=tuple(range(len(setup.players))))
 
 
 def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Applied, Codec, NewMatch, Secrets
+from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, Secrets
 from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -154,25 +154,25 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Round]:
+          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Round]:
     """Points typed by a phone (its own) or the host (anyone's); the round closes when everyone's are in."""
     before = played(plays)
     number = len(before.rounds) + 1
 
-    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied[Round, Round]:
-        return Applied(problems=(Problem(template, params, number, players, "round"),))
+    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Decided[Round, Round]:
+        return Refused((Problem(template, params, number, players, "round"),))
 
     if is_over(setup, before):
         return refuse(N_("the game is over: no round after it."))
     if change.get("end"):
-        return Applied(closed=Round(end=True)) if actor.is_host else Applied(denied=True)
+        return Change(closed=Round(end=True)) if actor.is_host else Denied()
     points = dict(draft.points) if draft else {}
     problems = []
     for seat, raw in sorted(change.get("typed", {}).items()):
         if not 0 <= seat < len(setup.players):
             return refuse(N_("Pick a player."))
         if not actor.is_host and seat != actor.seat:
-            return Applied(denied=True)
+            return Denied()
         name = setup.players[seat]
         value = _whole(raw)
         if value is None:
@@ -181,15 +181,15 @@ def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Acto
         else:
             points[name] = value
     if problems:
-        return Applied(problems=tuple(problems))
+        return Refused(tuple(problems))
     complete = all(name in points for name in setup.players)
     found = round_problems(setup, number, points, before, complete)
     if found:
-        return Applied(problems=tuple(found))
+        return Refused(tuple(found))
     ordered = {name: points[name] for name in setup.players if name in points}
     typed = tuple(sorted(change.get("typed", {})))
-    return (Applied(closed=Round(ordered), entered_for=typed) if complete
-            else Applied(draft=Round(ordered), entered_for=typed))
+    return (Change(closed=Round(ordered), entered_for=typed) if complete
+            else Change(draft=Round(ordered), entered_for=typed))
 
 
 def context(setup: Setup, plays: Sequence[Round], draft: Round | None,

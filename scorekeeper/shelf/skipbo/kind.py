@@ -8,7 +8,7 @@ from typing import Any
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
 from ...i18n import gettext
-from ...kinds import Applied, Codec, NewMatch, Secrets
+from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, Secrets
 from ...problems import N_, Problem
 from ...standings import leaderboard
 from . import pad, rules
@@ -111,13 +111,13 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied[GameResult, GameResult]:
+          change: Mapping[str, Any], secrets: Secrets) -> Decided[GameResult, GameResult]:
     """One tap: who went out (their own side from a phone, anyone from the host), or cards left (one's own)."""
     results = list(plays)
     number = len(results) + 1
 
-    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Applied[GameResult, GameResult]:
-        return Applied(problems=(Problem(template, params, number, players, "game"),))
+    def refuse(template: str, players: tuple[str, ...] = (), **params: object) -> Decided[GameResult, GameResult]:
+        return Refused((Problem(template, params, number, players, "game"),))
 
     if match_winner(setup, results) is not None:
         return refuse(N_("the match is already won: no game after it."))
@@ -126,15 +126,15 @@ def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, a
         if not 0 <= side < len(setup.sides):
             return refuse(N_("the winner must be one of the players."))
         if not actor.is_host and actor.seat not in setup.sides[side]:
-            return Applied(denied=True)
+            return Denied()
         # The counts the others entered stay (said again, or said by another screen, it is the same game); a
         # player who went out has none.
         kept = {name: cards for name, cards in (draft.left if draft else {}).items()
                 if name in opponents(setup, side)}
-        return Applied(draft=GameResult(side, kept))
+        return Change(draft=GameResult(side, kept))
     seat = change.get("seat") if actor.is_host else actor.seat
     if seat is None or not 0 <= seat < len(setup.players):
-        return Applied(denied=True) if not actor.is_host else refuse(N_("Pick a player."))
+        return Denied() if not actor.is_host else refuse(N_("Pick a player."))
     name = setup.players[seat]
     if draft is None:
         return refuse(N_("%(names)s: first say who went out."), (name,))
@@ -151,9 +151,9 @@ def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, a
     if not complete:
         problems = [p for p in problems if p.players == (name,)]
     if problems:
-        return Applied(problems=tuple(problems))
-    return (Applied(closed=result, entered_for=(seat,)) if complete
-            else Applied(draft=result, entered_for=(seat,)))
+        return Refused(tuple(problems))
+    return (Change(closed=result, entered_for=(seat,)) if complete
+            else Change(draft=result, entered_for=(seat,)))
 
 
 def context(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None,

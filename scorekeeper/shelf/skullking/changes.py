@@ -3,7 +3,7 @@ claimed, corrections.
 
 Each is a decision the table's one write path runs (`service.play`), as every game's change is: it
 reads the game locked, as plain values, and the acting browser, checks access and the rules, and
-says what to write (`Applied`: the hand's play, a secret entry, the next hand, the game's end);
+says what to write (`Change`: the hand's play, a secret entry, the next hand, the game's end);
 the table writes it, logs the event and stores it all in one transaction, or stores nothing.
 """
 
@@ -15,8 +15,7 @@ from enum import StrEnum
 
 from ... import games, service
 from ...access import Actor, Role
-from ...kinds import STALE, Applied, refused
-from ...service import deny
+from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, refused
 from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
@@ -49,44 +48,42 @@ class Results:
 # --- what a change writes ------------------------------------------------------------
 
 
-def _hand(game: games.GameState, number: int) -> HandState:
-    """Hand `number` of the locked game, or NotFound (nothing stored)."""
+def _hand(game: games.GameState, number: int) -> HandState | Missing:
+    """Hand `number` of the locked game, or the answer that it is missing."""
     record = reading.hand_at(game, number)
-    if record is None:
-        raise service.not_found(number)
-    return record
+    return Missing(number) if record is None else record
 
 
-def _written(before: HandState, after: HandState, event: str) -> Applied:
+def _written(before: HandState, after: HandState, event: str) -> Change:
     """What the table writes of a hand that changed: its play (closed once scored), and a bid that changed once
     revealed (Harry the Giant's)."""
     row = after.row()
     values = storage.hand_data(row) if row != before.row() else None
     scored = row.stored_phase == Phase.SCORED
-    shown = tuple((new.position, BID, new.bid) for old, new in zip(before.entries, after.entries, strict=True)
+    shown = tuple(SeatEntry(new.position, BID, new.bid) for old, new in zip(before.entries, after.entries, strict=True)
                   if new.bid is not None and new.bid != old.bid)
-    return Applied(draft=None if scored else values, closed=values if scored else None, play=after.number,
+    return Change(draft=None if scored else values, closed=values if scored else None, play=after.number,
                    shown=shown, event=event)
 
 
-def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int | None:
+def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int | None | Denied:
     """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
-    without a phone; None for no such seat."""
+    without a phone; None for no such seat; or the answer that it may not."""
     if actor.role == Role.VIEWER:
-        raise deny()
+        return Denied()
     if actor.role == Role.SEAT:
         if seat is not None and seat != actor.seat:
-            raise deny()
+            return Denied()
         return actor.seat
     seats: Sequence[games.SeatState] = game.seats
     target = service.seat_at(seats, seat)
     if target is not None and target.token_hash is not None:
         # The host enters for players without a phone only: a phone's bid, load or trick is its own.
-        raise deny(phone_seat=True)
+        return Denied(phone_seat=True)
     return target.position if target is not None else None
 
 
-def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None) -> Applied:
+def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
@@ -94,7 +91,12 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
     record = _hand(game, number)
-    seat = _entering_for(game, actor, seat)
+    if isinstance(record, Missing):
+        return record
+    entering = _entering_for(game, actor, seat)
+    if isinstance(entering, Denied):
+        return entering
+    seat = entering
     if not record.phase.is_secret:
         return refused(Problem(N_("The bids of this hand are already revealed."), hand=number))
     if seat is None:
@@ -102,16 +104,16 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     if bid is None or not 0 <= bid <= record.cards:
         return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
                                     number, (game.seats[seat].name,)))
-    secret = (seat, BID, bid)
+    secret = SeatEntry(seat, BID, bid)
     if not game.completes(number, BID, seat):
         # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
-        return Applied(secret=secret, play=number, event="bid")
+        return Change(secret=secret, play=number, event="bid")
     # Ready for the results the moment the count ends, with no write needed then.
     ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False) for e in record.entries))
     return replace(_written(record, ready, "count"), secret=secret)
 
 
-def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None) -> Applied:
+def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
     A phone loads its own cannon, the host those of players without a phone. The others see
@@ -119,7 +121,12 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
     stay as they are. As with bids, every load moves the version by one, whatever it is.
     """
     record = _hand(game, number)
-    seat = _entering_for(game, actor, seat)
+    if isinstance(record, Missing):
+        return record
+    entering = _entering_for(game, actor, seat)
+    if isinstance(entering, Denied):
+        return entering
+    seat = entering
     if not record.cannons:
         return refused(Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
                                        "option."), hand=number))
@@ -133,14 +140,17 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
         return refused(Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
                                     players=(game.seats[seat].name,)))
     event = "fire" if game.completes(number, SHOT, seat) else "load"
-    return replace(_written(record, replace(record, stored_phase=Phase.LOADING), event), secret=(seat, SHOT, shot))
+    return replace(_written(record, replace(record, stored_phase=Phase.LOADING), event),
+                   secret=SeatEntry(seat, SHOT, shot))
 
 
-def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | None) -> Applied:
+def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | None) -> Decided:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
-        raise deny()
+        return Denied()
     record = _hand(game, number)
+    if isinstance(record, Missing):
+        return record
     table = reading.table_of(game)
     cap = rules.max_cards(table)
     if not record.phase.is_secret:
@@ -228,14 +238,15 @@ def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandS
     return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
 
 
-def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Applied:
+def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Decided:
     """Results of a hand in play, from a phone (its own) or the host (those of the seats without a phone, and closing
     it): the seats it reports are the ones it enters for, which the table checks against the locked game (a seat a
     phone took since the host's page was drawn is refused to the host)."""
-    return replace(_results_decided(game, actor, number, results), entered_for=tuple(results.reports))
+    decided = _results_decided(game, actor, number, results)
+    return replace(decided, entered_for=tuple(results.reports)) if isinstance(decided, Change) else decided
 
 
-def _results_decided(game: games.GameState, actor: Actor, number: int, results: Results) -> Applied:
+def _results_decided(game: games.GameState, actor: Actor, number: int, results: Results) -> Decided:
     """What the results of a hand in play change.
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -244,8 +255,10 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
     complete and all of them together pass the rules.
     """
     record = _hand(game, number)
+    if isinstance(record, Missing):
+        return record
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
-        raise deny()
+        return Denied()
     if record.phase != Phase.PLAYING:
         return STALE
     table = reading.table_of(game)
@@ -291,7 +304,7 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
     return _written(record, after, "result")
 
 
-def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Applied:
+def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Decided:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
@@ -299,8 +312,10 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     server judges the cards itself, so a claim carries no captures of its own.
     """
     record = _hand(game, number)
+    if isinstance(record, Missing):
+        return record
     if actor.role == Role.VIEWER:
-        raise deny()
+        return Denied()
     if record.phase != Phase.PLAYING:
         return STALE
     table = reading.table_of(game)
@@ -318,7 +333,9 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     if twice is not None:
         return refused(replace(twice, hand=number))
     seat = (lead + judgement.winner) % count
-    _entering_for(game, actor, seat)
+    entering = _entering_for(game, actor, seat)
+    if isinstance(entering, Denied):
+        return entering
     current = reading.hand_of(game, record)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)
@@ -351,12 +368,14 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
                    entered_for=entered)
 
 
-def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Applied:
+def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Decided:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
-        raise deny()
+        return Denied()
     record = _hand(game, number)
+    if isinstance(record, Missing):
+        return record
     if record.phase != Phase.SCORED:
         return STALE
     table = reading.table_of(game)
@@ -381,7 +400,7 @@ def _with_entry(record: HandState, entry: EntryState) -> HandState:
     return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
 
 
-def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState, hand: Hand) -> Applied:
+def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState, hand: Hand) -> Change:
     """A scored hand (its rules' values `hand`) and the next one open, its bids collected in secret by the table,
     or the game's end if none is left."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)

@@ -2,7 +2,7 @@
 
 The table keeps the rounds (a closed round is `{"cards": n, "bids": [...], "tricks": [...]}` by seat; the open
 one's draft holds the bids made in turn and the tricks in so far) and, with secret bids, each
-phone's bid until the count shows them together (`Applied.secret`, `Secrets`).
+phone's bid until the count shows them together (`Change.secret`, `Secrets`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
 from ...i18n import gettext
-from ...kinds import Applied, Codec, NewMatch, Secrets
+from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, SeatEntry, Secrets
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -182,62 +182,62 @@ def now(setup: Setup, plays: Sequence[Round], draft: Draft | None, secrets: Secr
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Draft | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Applied[Round, Draft]:
+          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Draft]:
     """A bid or tricks from a seat's phone, or from the host for any seat (a player without a phone)."""
     if actor.seat is None and not actor.is_host:
-        return Applied(denied=True)
+        return Denied()
     seat = change["seat"] if actor.is_host and change["seat"] is not None else actor.seat
     if seat is None or not 0 <= seat < len(setup.players):
-        return Applied(denied=True)
+        return Denied()
     if finished(setup, plays):
-        return Applied(problems=(Problem(N_("The game is over: no round after the last.")),))
+        return Refused((Problem(N_("The game is over: no round after the last.")),))
     state = now(setup, plays, draft, secrets)
     if "bid" in change:
         applied = _bid(setup, state, draft or Draft(), seat, change["bid"])
     else:
         applied = _tricks(setup, state, draft or Draft(), seat, change["tricks"])
-    return replace(applied, entered_for=(seat,))
+    return replace(applied, entered_for=(seat,)) if isinstance(applied, Change) else applied
 
 
-def _bid(setup: Setup, state: Now, draft: Draft, seat: int, bid: int) -> Applied[Round, Draft]:
+def _bid(setup: Setup, state: Now, draft: Draft, seat: int, bid: int) -> Decided[Round, Draft]:
     name, number = setup.players[seat], state.number
     if any(t is not None for t in state.tricks) or (state.bids_complete and setup.bidding == SECRET):
-        return Applied(problems=(Problem(N_("%(names)s: the bids of this round are shown already: they cannot "
+        return Refused((Problem(N_("%(names)s: the bids of this round are shown already: they cannot "
                                             "change now."), {}, number, (name,), "round"),))
     if setup.bidding == SECRET:
         problems = bid_problems(setup, number, seat, bid, [])
-        return Applied(problems=tuple(problems)) if problems else Applied(secret=(seat, BID, bid))
+        return Refused(tuple(problems)) if problems else Change(secret=SeatEntry(seat, BID, bid))
     # The last to bid may change the bid until the next player has bid (a slip of the finger).
     if state.turn != seat and state.last_made != seat:
         if state.entered[seat]:
-            return Applied(problems=(Problem(N_("%(names)s: your bid is in; once the next player has bid it "
+            return Refused((Problem(N_("%(names)s: your bid is in; once the next player has bid it "
                                                 "cannot change (the host can correct the round)."),
                                              {}, number, (name,), "round"),))
-        return Applied(problems=(Problem(N_("%(names)s: it is %(turn)s's turn to bid: in turn, starting left of "
+        return Refused((Problem(N_("%(names)s: it is %(turn)s's turn to bid: in turn, starting left of "
                                             "the dealer."), {"turn": setup.players[state.turn or 0]},
                                          number, (name,), "round"),))
     before = [state.bids[s] or 0 for s in state.order[:state.order.index(seat)]]
     problems = bid_problems(setup, number, seat, bid, before)
     if problems:
-        return Applied(problems=tuple(problems))
+        return Refused(tuple(problems))
     bids = {s: b for s, b in enumerate(state.bids) if b is not None and s != seat}
-    return Applied(draft=replace(draft, bids={**bids, seat: bid}))
+    return Change(draft=replace(draft, bids={**bids, seat: bid}))
 
 
-def _tricks(setup: Setup, state: Now, draft: Draft, seat: int, taken: int) -> Applied[Round, Draft]:
+def _tricks(setup: Setup, state: Now, draft: Draft, seat: int, taken: int) -> Decided[Round, Draft]:
     name, number = setup.players[seat], state.number
     if not state.bids_complete:
-        return Applied(problems=(Problem(N_("%(names)s: tricks come after the bids: not everyone has bid yet."),
+        return Refused((Problem(N_("%(names)s: tricks come after the bids: not everyone has bid yet."),
                                          {}, number, (name,), "round"),))
     tricks = [taken if s == seat else t for s, t in enumerate(state.tricks)]
     problems = [p for p in tricks_problems(setup, number, tricks) if p.players == (name,)]
     if problems:
-        return Applied(problems=tuple(problems))
+        return Refused(tuple(problems))
     if all(t is not None for t in tricks) and not tricks_problems(setup, number, tricks):
         bids = tuple(b or 0 for b in state.bids)
-        return Applied(closed=Round(number, bids, tuple(t for t in tricks if t is not None)))
+        return Change(closed=Round(number, bids, tuple(t for t in tricks if t is not None)))
     # Not all in, or they do not add up: kept, and the screen says so to everyone concerned.
-    return Applied(draft=replace(draft, tricks={s: t for s, t in enumerate(tricks) if t is not None}))
+    return Change(draft=replace(draft, tricks={s: t for s, t in enumerate(tricks) if t is not None}))
 
 
 def pad_rows(setup: Setup, plays: Sequence[Round]) -> list[dict[str, Any]]:

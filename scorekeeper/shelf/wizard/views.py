@@ -5,17 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, request
 
 from ... import kinds, service
 from ...access import Actor
 from ...games import GameState
 from ...i18n import gettext
-from ...kinds import Applied, refused
+from ...kinds import Change, Decided, Denied, Missing, refused
 from ...problems import N_, Problem
 from ...views.labels import say
-from ...views.matches import match_page
-from ...views.rendering import is_htmx, not_yours, page, see_other, shown_after_change
+from ...views.rendering import after, not_yours, page
 from ...views.sessions import credentials, load_state, visitor
 from . import kind
 from .rules import Round, Setup, round_problems
@@ -37,24 +36,36 @@ def _entries(form: Any, key: str, count: int) -> tuple[list[int], list[Problem]]
     return found, problems
 
 
-def _scored_round(state: GameState, number: int) -> tuple[Setup, list[Round]]:
-    """The setup and closed rounds of a Wizard game whose round `number` is scored; NotFound otherwise."""
+def _scored_round(state: GameState, number: int) -> tuple[Setup, list[Round]] | Missing:
+    """The setup and closed rounds of a Wizard game whose round `number` is scored; or what is missing."""
     if state.kind != kind.NAME:
-        raise service.not_found(state.public_id)
+        return Missing(state.public_id)
     wizard = kinds.kind_of(state)
     setup, closed = wizard.setup_of(state), wizard.played(state)
     if not 1 <= number <= len(closed):
-        raise service.not_found(number)
+        return Missing(number)
     return setup, closed
+
+
+def _scored_or_not_found(state: GameState, number: int) -> tuple[Setup, list[Round]]:
+    """The setup and closed rounds of a Wizard game whose round `number` is scored, for a page; NotFound (404)
+    otherwise."""
+    scored = _scored_round(state, number)
+    if isinstance(scored, Missing):
+        raise service.NotFound(scored.what)
+    return scored
 
 
 def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> service.Outcome:
     """The host's correction of scored round `number`: checked as a whole, stored, later totals follow; a finished
     game's statistics too."""
-    def decide(game: GameState, actor: Actor) -> Applied:
+    def decide(game: GameState, actor: Actor) -> Decided:
         if not actor.is_host:
-            return Applied(denied=True)
-        setup, closed = _scored_round(game, number)
+            return Denied()
+        scored = _scored_round(game, number)
+        if isinstance(scored, Missing):
+            return scored
+        setup, closed = scored
         corrected = Round(number, tuple(bids), tuple(tricks))
         problems = round_problems(setup, corrected)
         if problems:
@@ -62,7 +73,7 @@ def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> 
         closed[number - 1] = replace(corrected, corrected=True)
         # A finished game's statistics follow.
         summary = kind.summary(setup, closed) if game.finished_at is not None else None
-        applied: Applied[Round, kind.Draft] = Applied(closed=closed[number - 1], play=number, summary=summary,
+        applied: Change[Round, kind.Draft] = Change(closed=closed[number - 1], play=number, summary=summary,
                                                       event="correct")
         return applied.stored_with(kind.PLAY, kind.DRAFT)
 
@@ -71,7 +82,7 @@ def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> 
 
 def _form_page(public_id: str, number: int, status: int = 200, problems: list[str] | None = None):
     state = load_state(public_id)
-    setup, closed = _scored_round(state, number)
+    setup, closed = _scored_or_not_found(state, number)
     me = visitor(state)
     if not me.is_host:
         return not_yours()
@@ -86,8 +97,7 @@ def correct_round(public_id: str, number: int):
     """The host's form to correct a scored round, and its answer."""
     if request.method == "GET":
         return _form_page(public_id, number)
-    state = load_state(public_id)
-    setup, _ = _scored_round(state, number)
+    setup, _ = _scored_or_not_found(load_state(public_id), number)
     bids, bid_problems = _entries(request.form, "bid", len(setup.players))
     tricks, trick_problems = _entries(request.form, "tricks", len(setup.players))
     if bid_problems or trick_problems:
@@ -95,5 +105,4 @@ def correct_round(public_id: str, number: int):
     outcome = correct(public_id, number, bids, tricks)
     if not outcome.ok:
         return _form_page(public_id, number, 422, [say(p) for p in outcome.problems])
-    url = url_for("pages.game", public_id=public_id)
-    return shown_after_change(match_page(load_state(public_id)), url) if is_htmx() else see_other(url)
+    return after(outcome)
