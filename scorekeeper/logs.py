@@ -26,8 +26,12 @@ def log_to_the_server(app: Flask) -> None:
         app.logger.handlers = list(server.handlers)
         app.logger.setLevel(server.level)
         app.logger.propagate = False
-    elif app.logger.level == logging.NOTSET:
-        app.logger.setLevel(logging.INFO)
+    else:
+        if app.logger.level == logging.NOTSET:
+            app.logger.setLevel(logging.INFO)
+        # Said once, by Flask's own handler: the root logger may have a console handler of its own (the migrations'
+        # logging setup gives it one), which would print every line twice.
+        app.logger.propagate = False
 
     def log_exception(exc_info: tuple[type[BaseException], BaseException, TracebackType]
                       | tuple[None, None, None]) -> None:
