@@ -83,6 +83,16 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
     return target.position if target is not None else None
 
 
+def _hand_entered_for(game: games.GameState, actor: Actor, number: int,
+                      seat: int | None) -> tuple[HandState, int | None] | Missing | Denied:
+    """Hand `number` and the seat this browser enters a secret for in it (`_entering_for`), or why there is none."""
+    record = _hand(game, number)
+    if isinstance(record, Missing):
+        return record
+    entering = _entering_for(game, actor, seat)
+    return entering if isinstance(entering, Denied) else (record, entering)
+
+
 def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
@@ -90,13 +100,10 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     it again and moves the version by one, whatever the value, so nothing another screen
     can see depends on a hidden bid. Once the count has ended, a bid is refused.
     """
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
-    entering = _entering_for(game, actor, seat)
-    if isinstance(entering, Denied):
-        return entering
-    seat = entering
+    found = _hand_entered_for(game, actor, number, seat)
+    if isinstance(found, Missing | Denied):
+        return found
+    record, seat = found
     if not record.phase.is_secret:
         return refused(Problem(N_("The bids of this hand are already revealed."), hand=number))
     if seat is None:
@@ -120,13 +127,10 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
     only that it is loaded; when all are, a second YO-HO-HO, then all loads show at once, and
     stay as they are. As with bids, every load moves the version by one, whatever it is.
     """
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
-    entering = _entering_for(game, actor, seat)
-    if isinstance(entering, Denied):
-        return entering
-    seat = entering
+    found = _hand_entered_for(game, actor, number, seat)
+    if isinstance(found, Missing | Denied):
+        return found
+    record, seat = found
     if not record.cannons:
         return refused(Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
                                        "option."), hand=number))
