@@ -28,6 +28,8 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from .logs import Trouble, one_line
+
 # Where the server's master tells its workers the folder (the environment is inherited at the fork).
 FOLDER_VARIABLE = "SCOREKEEPER_HOST_CACHE"
 # Where an app keeps its host cache (None: it has none).
@@ -54,8 +56,7 @@ class HostCache:
     def __init__(self, folder: Path, logger: logging.Logger | None = None) -> None:
         self.folder = folder
         # Where a file it cannot read or write is said, once until files work again (the app's logger).
-        self.logger = logger or logging.getLogger(__name__)
-        self.trouble: str | None = None
+        self.trouble = Trouble(logger or logging.getLogger(__name__), "host cache")
         # Paths as text and files through os: pathlib's objects cost three times the file's own work here.
         self.prefix = os.path.join(folder, "")
         self.next_sweep = time.monotonic() + KEPT_SECONDS
@@ -70,10 +71,8 @@ class HostCache:
     def in_trouble(self, what: str, error: BaseException) -> None:
         """Say that a file of the folder could not be read or written (the process draws for itself meanwhile), once
         until one can again."""
-        if self.trouble != what:
-            self.trouble = what
-            self.logger.warning("host cache: cannot %s in %s (%s: %s); this process draws for itself meanwhile",
-                                what, self.folder, type(error).__name__, error)
+        self.trouble.said(f"cannot {what} in {self.folder}",
+                          f" ({one_line(error)}); this process draws for itself meanwhile")
 
     def get(self, key: Hashable) -> Any:
         """The value kept under `key` (`put`), or None. Pickled: only the server's own processes can write in its
@@ -127,9 +126,7 @@ class HostCache:
         except OSError as error:
             self.in_trouble("write a file", error)
             return
-        if self.trouble is not None:
-            self.trouble = None
-            self.logger.info("host cache: files are written in %s again", self.folder)
+        self.trouble.over(f"files are written in {self.folder} again")
         if time.monotonic() >= self.next_sweep:
             self.sweep_soon()
 

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 
 from . import work
 from .extensions import db
+from .logs import Trouble, one_line
 from .models import Event, Game
 
 # One cheap indexed query per tick and process, however many screens watch.
@@ -66,10 +67,10 @@ class Watcher:
                  log: SqliteLog | None = None, per_address: int = 32, per_game: int = 48,
                  logger: logging.Logger | None = None) -> None:
         self.session_factory = session_factory
-        # Where it says what happened to its LISTEN connection and the log it polls (the app's logger).
+        # Where it says what happened to its LISTEN connection and the log it polls (the app's logger), a trouble
+        # once until it is over.
         self.logger = logger or logging.getLogger(__name__)
-        # What went wrong last, said once until it is right again (None: all is well).
-        self.trouble: str | None = None
+        self.trouble = Trouble(self.logger, "live")
         # A PostgreSQL address to LISTEN on; None polls the event log instead.
         self.listen_url = listen_url
         # SQLite's cheap way to the log (`SqliteLog`); None: a session reads it.
@@ -172,8 +173,9 @@ class Watcher:
                              application_name=f"{LISTENER_NAME} {os.getpid()}") as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self.listening = True
-            self.all_well("listening for changes on PostgreSQL again" if self.trouble
-                          else "listening for changes on PostgreSQL")
+            if self.trouble.now is None:
+                self.logger.info("live: listening for changes on PostgreSQL")
+            self.trouble.over("listening for changes on PostgreSQL again")
             # What committed while nobody listened (before this connection, or since the last one was lost).
             self.catch_up()
             while not self.stopping:
@@ -196,10 +198,9 @@ class Watcher:
                     self.listen()
                 except Exception as error:
                     # Whatever broke it (the database restarted, the network), the log is polled meanwhile.
-                    self.in_trouble(f"LISTEN connection lost ({one_line(error)}); polling the event log, "
-                                    f"trying to listen again every {RELISTEN_SECONDS:g} s" if self.listening else
-                                    f"cannot LISTEN ({one_line(error)}); polling the event log, "
-                                    f"trying again every {RELISTEN_SECONDS:g} s")
+                    self.trouble.said("LISTEN connection lost" if self.listening else "cannot LISTEN",
+                                      f" ({one_line(error)}); polling the event log, trying to listen again every "
+                                      f"{RELISTEN_SECONDS:g} s")
                 self.listening = False
             self.poll_for(RELISTEN_SECONDS if self.listen_url else float("inf"))
 
@@ -215,24 +216,13 @@ class Watcher:
                     self.catch_up()
                     caught_up = True
                 self.forget_if_due()
-                if self.trouble is not None and not self.listen_url:
-                    self.all_well("reading the event log again")
+                if not self.listen_url:
+                    self.trouble.over("reading the event log again")
             except Exception as error:
                 # The database is away (restarting, locked too long): the streams wait, the log is read again.
-                self.in_trouble(f"cannot read the event log ({one_line(error)}); trying again every second")
+                self.trouble.said("cannot read the event log", f" ({one_line(error)}); trying again every second")
                 time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
             time.sleep(POLL_SECONDS)
-
-    def in_trouble(self, what: str) -> None:
-        """Say what went wrong, once until it is right again."""
-        if what != self.trouble:
-            self.trouble = what
-            self.logger.warning("live: %s", what)
-
-    def all_well(self, what: str) -> None:
-        """Say that the watcher hears of every change (again)."""
-        self.trouble = None
-        self.logger.info("live: %s", what)
 
     def _enter(self, stream: object, game_id: int, address: str) -> threading.Event:
         """Count a new stream and give it its event; close the oldest of its address, or of its game, past their
@@ -379,12 +369,6 @@ def sqlite_log(app: Flask) -> SqliteLog | None:
         return None
     # The pool's connection is kept checked out (held here) for as long as the process runs.
     return SqliteLog(engine.raw_connection)
-
-
-def one_line(error: BaseException) -> str:
-    """An error as one line of a log: its type and its first line."""
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def _announce(app: Flask, connection: Connection, changes: list[tuple[int, int]]) -> None:

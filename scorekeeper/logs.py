@@ -12,6 +12,34 @@ from flask import Flask, request
 HOST_LINK = re.compile(r"(/host/)[^/?\s]+")
 
 
+def one_line(error: BaseException) -> str:
+    """An error as one line of a log: its type and its first line."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+class Trouble:
+    """What went wrong with one part of a process (its live watcher, its host cache), said in the log once until it
+    is right again: a part that fails on every try does not fill the log."""
+
+    def __init__(self, logger: logging.Logger, part: str) -> None:
+        self.logger, self.part = logger, part
+        # What is wrong now (None: all is well).
+        self.now: str | None = None
+
+    def said(self, what: str, detail: str = "") -> None:
+        """`what` went wrong (`detail`: the error and what the process does meanwhile), unless said already."""
+        if what != self.now:
+            self.now = what
+            self.logger.warning("%s: %s%s", self.part, what, detail)
+
+    def over(self, what: str) -> None:
+        """All is well again, as `what` says, if something was wrong."""
+        if self.now is not None:
+            self.now = None
+            self.logger.info("%s: %s", self.part, what)
+
+
 def shown_path(path: str) -> str:
     """A request's path as a log line or a console shows it: a host link's key left out."""
     return HOST_LINK.sub(r"\1…", path)

@@ -3,6 +3,7 @@ for its drawing; the folder they share is made for one run of the server and gon
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import threading
@@ -356,3 +357,30 @@ def test_a_killed_master_s_folder_is_swept_when_a_server_starts(tmp_path: Path) 
     other.mkdir()
     assert host_cache.sweep_left_behind(tmp_path) == [left]
     assert not left.exists() and running.is_dir() and other.is_dir()
+
+
+def test_a_folder_that_cannot_be_written_is_said_once_in_the_log_and_when_it_works_again(tmp_path: Path) -> None:
+    """The folder gone (a disk full, a folder removed under the server): the process draws for itself, says so in
+    the log once, not on every try, and says so again when files are written again; a drawing not there yet is no
+    trouble at all."""
+    records: list[logging.LogRecord] = []
+    logger = logging.getLogger("test host cache log")
+    logger.setLevel(logging.INFO)
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger.addHandler(handler)
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    cache = HostCache(folder, logger)
+    assert cache.get(("not", "drawn")) is None and records == []
+    folder.rmdir()
+    for number in range(3):
+        cache.put(("a", number), number)
+    assert [(r.levelname, r.getMessage().split(" (")[0]) for r in records] == [
+        ("WARNING", f"host cache: cannot write a file in {folder}")]
+    assert "this process draws for itself meanwhile" in records[0].getMessage()
+    folder.mkdir()
+    cache.put(("a", 3), 3)
+    cache.put(("a", 4), 4)
+    assert [r.getMessage() for r in records[1:]] == [f"host cache: files are written in {folder} again"]
+    assert cache.get(("a", 4)) == 4
