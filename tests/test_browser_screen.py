@@ -155,6 +155,7 @@ def test_the_big_screen_follows_every_moment_of_the_table(browser, live_server: 
 def test_the_big_screen_goes_full_screen_and_back(browser, live_server: str, opened: str) -> None:
     """One button shows the big screen full screen and another tap leaves it; opened from the host's page (htmx
     swaps it in, its script comes with it) or by its address (a TV's browser)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import expect
 
     host, _ = cannonball_table(browser, live_server, NAMES[:3], (), {"width": 1280, "height": 800})
@@ -168,7 +169,14 @@ def test_the_big_screen_goes_full_screen_and_back(browser, live_server: str, ope
     button = tv.get_by_role("button", name="Full screen")
     expect(button).to_be_visible()
     button.click()
-    tv.wait_for_function("() => document.fullscreenElement === document.documentElement")
+    full = "() => document.fullscreenElement === document.documentElement"
+    try:
+        tv.wait_for_function(full, timeout=5000)
+    except PlaywrightTimeoutError:
+        # Headless Chromium on a loaded machine once refused a page's first request (seen in CI, not reproduced
+        # here); a person taps again, and so does this test. A button that never works still fails.
+        button.click()
+        tv.wait_for_function(full)
     tv.get_by_role("button", name="Leave full screen").click()
     tv.wait_for_function("() => document.fullscreenElement === null")
     expect(tv.get_by_role("button", name="Full screen")).to_be_visible()

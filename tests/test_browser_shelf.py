@@ -117,7 +117,7 @@ def test_a_game_s_styles_and_scripts_come_once_as_htmx_opens_its_pages(browser, 
     expect(host.get_by_role("heading", name="Set 1, round 1 of 6")).to_be_visible()
     # Opened by htmx from the new game's page: the coffin's script, new to the frame, ran (once fetched: it loads
     # after the page is drawn); its style is in.
-    host.wait_for_function("window.draculaCoffin === true", timeout=5000)
+    host.wait_for_function("() => window.draculaCoffin === true", timeout=5000)
     assert host.locator("#game-assets script").count() == 1
     assert fetched.count("coffin.js") == 1 and fetched.count("coffin.css") == 1
     host.evaluate("document.querySelector('#game-assets script').keptFromTheStart = true")

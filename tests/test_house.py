@@ -312,3 +312,32 @@ def test_a_game_with_a_model_would_be_found() -> None:
     assert orm_uses("hand", "import sqlalchemy.orm\n") and orm_uses("hand", "from ... import models\n")
     assert orm_uses("hand", "from sqlalchemy import select\n") and orm_uses("hand", "x = db.session\n")
     assert orm_uses("rules", "from ... import rows\nfrom .storage import Phase\n") == []
+
+
+def waits_on_an_expression(source: str) -> list[int]:
+    """The lines of `source` that wait in a browser on a bare expression rather than a function."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
+                and node.func.attr == "wait_for_function":
+            first = node.args[0]
+            text = first.value if isinstance(first, ast.Constant) else None
+            if isinstance(first, ast.JoinedStr):
+                text = "".join(part.value for part in first.values if isinstance(part, ast.Constant))
+            if isinstance(text, str) and not re.match(r"\s*(\([^)]*\)|\w+)\s*=>", text):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_the_browser_tests_wait_on_functions_alone() -> None:
+    """Our pages forbid evaluating strings (script-src 'self'): a bare expression waited on passes while it is true
+    at once and fails when the browser has to look again, so every wait is a function."""
+    found = {path.name: lines for path in sorted((ROOT / "tests").glob("*.py"))
+             if (lines := waits_on_an_expression(path.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_a_wait_on_an_expression_would_be_found() -> None:
+    assert waits_on_an_expression('page.wait_for_function("window.ready === true")') == [1]
+    assert waits_on_an_expression('page.wait_for_function("() => window.ready")') == []
+    assert waits_on_an_expression('page.wait_for_function(f"x => x === {1}", arg=1)') == []
