@@ -44,7 +44,8 @@ def minified(path: Path, data: bytes) -> bytes:
     # gunicorn's master process would not survive the fork into its workers.
     import minify
 
-    return minify.string(mediatype, data.decode("utf-8")).encode("utf-8")
+    minified: str = minify.string(mediatype, data.decode("utf-8"))
+    return minified.encode("utf-8")
 
 
 def _asset(mimetype: str, plain: bytes) -> Asset:
@@ -124,10 +125,12 @@ def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> 
     fingerprints: dict[str, str] = {}
 
     @app.url_defaults
-    def fingerprint_static(endpoint: str, values: dict) -> None:
+    def fingerprint_static(endpoint: str, values: dict[str, object]) -> None:
         if endpoint != "static" or "filename" not in values or "v" in values:
             return
         filename = values["filename"]
+        if not isinstance(filename, str):
+            return
         fingerprint = fingerprints.get(filename)
         if fingerprint is None:
             asset = asset_at(folder, filename, kept)

@@ -15,7 +15,7 @@ import json
 import socket
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 from flask.cli import FlaskGroup
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
 
-def _create_app():
+def _create_app() -> Flask:
     from . import create_app
 
     return create_app()
@@ -42,7 +42,7 @@ main = FlaskGroup(create_app=_create_app, add_version_option=False, load_dotenv=
 
 @main.command(with_appcontext=False)
 @click.argument("file", type=click.File("rb"))
-def score(file) -> None:
+def score(file: BinaryIO) -> None:
     """Score a pad file of any game (- reads standard input) and print it completed."""
     text = file.read(MAX_BYTES + 1)
     try:
@@ -70,7 +70,7 @@ def local_address() -> str:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))
-            address = probe.getsockname()[0]
+            address: str = probe.getsockname()[0]
             if not address.startswith("0."):
                 return address
     except OSError:
@@ -128,10 +128,10 @@ def request_logging_handler() -> type:
     when it closes."""
     from gevent.pywsgi import WSGIHandler
 
-    class Handler(WSGIHandler):
+    class Handler(WSGIHandler):  # type: ignore[misc]  # gevent ships no types
         streaming = False
 
-        def start_response(self, status, headers, exc_info=None):
+        def start_response(self, status: str, headers: list[tuple[str, str]], exc_info: object = None) -> object:
             if any(name.lower() == "content-type" and value.startswith("text/event-stream") for name, value in headers):
                 self.streaming = True
                 self.server.log.write(stream_line(self.path or "") + "\n")

@@ -16,7 +16,7 @@ from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import event
+from sqlalchemy import Connection, event
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm import registry as mapper_registry
 
@@ -86,7 +86,7 @@ def begin_write() -> None:
     db.session.connection(execution_options={WRITE_LOCK: True})
 
 
-def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
+def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: object) -> None:
     # WAL with synchronous=NORMAL survives a killed process; busy_timeout lets
     # concurrent writers wait for the lock instead of failing at once.
     # SQLAlchemy, not the driver, starts transactions (see _sqlite_begin).
@@ -99,14 +99,16 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
     cursor.close()
 
 
-def _sqlite_begin(connection) -> None:
+def _sqlite_begin(connection: Connection) -> None:
     if not connection.get_execution_options().get(WRITE_LOCK, False):
         connection.exec_driver_sql("BEGIN")
         return
     # SQLite's own wait for the lock (busy_timeout) sleeps inside the driver, where a gevent
     # worker can run nothing else: every phone it serves would stall behind one writer.
     # Ask without waiting, and wait here instead, where time.sleep lets the others run.
-    cursor = connection.connection.dbapi_connection.cursor()
+    driver_connection = connection.connection.dbapi_connection
+    assert driver_connection is not None, "a connection in use has its driver's"
+    cursor = driver_connection.cursor()
     deadline = time.monotonic() + WRITE_LOCK_WAIT_SECONDS
     pause = 0.001
     cursor.execute("PRAGMA busy_timeout=0")

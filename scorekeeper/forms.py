@@ -24,7 +24,7 @@ class Parsed:
         self.problems.append(Problem(template, params, hand, players))
 
 
-def whole_number(form: MultiDict, key: str, parsed: Parsed, default: int | None = None,
+def whole_number(form: MultiDict[str, str], key: str, parsed: Parsed, default: int | None = None,
                  player: str | None = None, hand: int | None = None) -> int | None:
     """The whole number in `form[key]`; a problem and None if it is not one."""
     raw = form.get(key, "").strip()

@@ -418,7 +418,7 @@ class VersionCache:
 
     def kept_or_made(self, key: Any, make: Callable[[], Made]) -> Made:
         """The value kept for `key`, else `make()`, kept under it."""
-        found = self.get(key)
+        found: Made | None = self.get(key)
         if found is None:
             found = make()
             self.put(key, found)
@@ -448,7 +448,7 @@ class VersionCache:
 
 def cache(name: str) -> VersionCache:
     """The app's cache called `name` (each app has its own database, so its own caches)."""
-    caches = current_app.extensions.setdefault("version_caches", {})
+    caches: dict[str, VersionCache] = current_app.extensions.setdefault("version_caches", {})
     if name not in caches:
         caches[name] = VersionCache()
     return caches[name]
@@ -625,7 +625,7 @@ def _one_at_a_time(name: str, key: Any) -> threading.Lock:
     Made in the app's own process on first use: a lock made at import could be made before the
     server's workers switch to gevent's locks, and would stop a whole worker while it waits.
     """
-    locks = current_app.extensions.get(name)
+    locks: tuple[threading.Lock, ...] | None = current_app.extensions.get(name)
     if locks is None:
         locks = current_app.extensions.setdefault(name, tuple(threading.Lock() for _ in range(64)))
     return locks[hash(key) % len(locks)]

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # gunicorn ships no types: its arbiter and workers are what the hooks are given, untyped.
+    from gunicorn.arbiter import Arbiter
+    from gunicorn.workers.base import Worker
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -16,7 +24,7 @@ keepalive = 5
 accesslog = None
 
 
-def on_starting(server) -> None:
+def on_starting(server: Arbiter) -> None:
     """Bring the database schema up to date once, before any worker starts; make the folder the workers share what
     they draw alike in (`host_cache`), for this run alone."""
     from flask_migrate import upgrade
@@ -36,7 +44,7 @@ def on_starting(server) -> None:
     os.environ[FOLDER_VARIABLE] = make_folder()
 
 
-def on_exit(server) -> None:
+def on_exit(server: Arbiter) -> None:
     """Remove the folder of this run's shared drawings."""
     import shutil
 
@@ -55,7 +63,7 @@ graceful_timeout = 2
 control_socket_disable = True
 
 
-def post_worker_init(worker) -> None:
+def post_worker_init(worker: Worker) -> None:
     """Make the worker ready before it takes a request; collect garbage seldom; on SIGTERM, end this worker's live
     streams and its idle keep-alive connections at once."""
     import gc
@@ -90,7 +98,7 @@ def post_worker_init(worker) -> None:
     stopping: list[int] = []
 
     @contextmanager
-    def keep_alive_wait():
+    def keep_alive_wait() -> Iterator[None]:
         me = gevent.getcurrent()
         waiting_for_a_request.add(me)
         try:
@@ -105,7 +113,7 @@ def post_worker_init(worker) -> None:
     open_connections = [0]
     handle_connection = worker.handle
 
-    def counted_connection(*args) -> None:
+    def counted_connection(*args: object) -> None:
         open_connections[0] += 1
         try:
             handle_connection(*args)
@@ -134,7 +142,7 @@ def post_worker_init(worker) -> None:
         worker.wsgi.logger.info("process %d stopped cleanly", os.getpid())
         gevent.get_hub().parent.throw(SystemExit(0))
 
-    def stop(signum, frame) -> None:
+    def stop(signum: int, frame: FrameType | None) -> None:
         if not stopping:
             stopping.append(signum)
             gevent.spawn(end_everything)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.support import NullTranslations
 from flask import Flask, g
 from flask_babel import get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
 
 
-def request_translations():
+def request_translations() -> NullTranslations:
     """The translations of this request's language, looked up once per language a request uses.
 
     Flask-Babel looks them up afresh for each string a template says (its domain, the locale, the catalog's
@@ -23,11 +24,13 @@ def request_translations():
     try:
         namespace = g._get_current_object()
     except RuntimeError:  # no app at work (a script): Flask-Babel's answer, the words as written
-        return get_translations()
+        untranslated: NullTranslations = get_translations()
+        return untranslated
     locale = get_locale()
-    kept = getattr(namespace, "translations_by_locale", None)
+    kept: tuple[object, NullTranslations] | None = getattr(namespace, "translations_by_locale", None)
     if kept is None or kept[0] is not locale:
-        kept = namespace.translations_by_locale = (locale, get_translations())
+        found: NullTranslations = get_translations()
+        kept = namespace.translations_by_locale = (locale, found)
     return kept[1]
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
 
 from . import work
 from .extensions import db
@@ -63,7 +64,7 @@ def readable(fd: int, timeout: float) -> bool:
 class Watcher:
     """Follows the event log and wakes the streams waiting on the games that changed."""
 
-    def __init__(self, session_factory: Callable, listen_url: str | None = None,
+    def __init__(self, session_factory: Callable[[], Session], listen_url: str | None = None,
                  log: SqliteLog | None = None, per_address: int = 32, per_game: int = 48,
                  logger: logging.Logger | None = None) -> None:
         self.session_factory = session_factory
@@ -340,10 +341,8 @@ class SqliteLog:
 # --- the app's watcher, and the wake-up when a change commits ------------------------------
 
 
-def watcher_sessions(app: Flask):
+def watcher_sessions(app: Flask) -> Callable[[], Session]:
     """Sessions for the live watcher's thread, which runs outside any request."""
-    from sqlalchemy.orm import Session
-
     def new_session() -> Session:
         with app.app_context():
             return Session(db.engine)

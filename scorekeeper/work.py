@@ -116,7 +116,8 @@ class Write:
 
 def _app() -> Flask:
     """The app of this context itself (what its listeners are connected for), not its proxy."""
-    return current_app._get_current_object()  # type: ignore[attr-defined]
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app
 
 
 def _check_tap(credentials: Credentials | None) -> rows.Tap | None:

@@ -6,6 +6,7 @@ The table's blueprint, `pages`, whatever module a view lives in; each game bring
 from __future__ import annotations
 
 from flask import Blueprint, Flask, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, NotFound
 
@@ -18,7 +19,7 @@ from . import crews, headers, labels, matches, offline, pushed, sessions, start,
 from .rendering import not_yours, page, refuse, screen_id  # noqa: E402
 
 
-def error_page(error: HTTPException):
+def error_page(error: HTTPException) -> ResponseReturnValue:
     """A clear page (or JSON for the import API) instead of a bare error."""
     messages = {
         400: gettext("The request could not be understood. Reload the page and try again."),
@@ -31,16 +32,16 @@ def error_page(error: HTTPException):
     else:
         message = messages.get(error.code or 400, gettext("Something went wrong."))
     if request.path == url_for("pages.import_game") and request.is_json:
-        return jsonify(problems=[message]), error.code
+        return jsonify(problems=[message]), error.code or 400
     return page("error.html", error.code or 400, title=gettext("Sorry"), message=message)
 
 
-def not_found(error: service.NotFound):
+def not_found(error: service.NotFound) -> ResponseReturnValue:
     """No such game or hand: the 404 page."""
     return error_page(NotFound())
 
 
-def not_allowed(error: service.NotAllowed):
+def not_allowed(error: service.NotAllowed) -> ResponseReturnValue:
     """A change this browser may not make, refused in words."""
     if error.phone_seat:
         return refuse(gettext("That player's seat has its own phone now: only their phone can change it."))

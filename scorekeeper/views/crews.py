@@ -8,6 +8,7 @@ import json
 from datetime import timedelta
 
 from flask import abort, current_app, request, session, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import bgstats, games, kinds, service, stats
 from ..access import Role
@@ -66,7 +67,7 @@ def may_see_crew(crew: str) -> bool:
 
 
 @bp.get("/crews/<crew>")
-def crew(crew: str):
+def crew(crew: str) -> ResponseReturnValue:
     """A crew's games and each player's statistics, with their charts; for the devices that took part."""
     if not games.PUBLIC_ID.fullmatch(crew) or not may_see_crew(crew):
         abort(404)
@@ -98,7 +99,7 @@ def crew(crew: str):
 
 
 @bp.post("/games/<public_id>/delete")
-def delete(public_id: str):
+def delete(public_id: str) -> ResponseReturnValue:
     """The host deletes a finished game; the start page offers to undo it for a while."""
     outcome = service.delete_game(public_id, credentials(public_id))
     if not outcome.ok:
@@ -107,14 +108,14 @@ def delete(public_id: str):
 
 
 @bp.post("/games/<public_id>/restore")
-def restore(public_id: str):
+def restore(public_id: str) -> ResponseReturnValue:
     """The host brings back a game deleted a moment ago."""
     service.restore_game(public_id, credentials(public_id))
     return see_other(url_for("pages.index"))
 
 
 @bp.get("/games/<public_id>/play.bgsplay")
-def bgsplay(public_id: str):
+def bgsplay(public_id: str) -> ResponseReturnValue:
     """A finished game as a play for the BG Stats app to import."""
     game = games.find_game(public_id)
     if game is None or game.summary is None:
@@ -127,14 +128,14 @@ def bgsplay(public_id: str):
 
 
 @bp.post("/games/<public_id>/rematch")
-def rematch(public_id: str):
+def rematch(public_id: str) -> ResponseReturnValue:
     """A new game with the same table and rules; the next player deals first."""
     outcome = service.rematch(public_id, credentials(public_id))
     keep_host_key(outcome.public_id, outcome.secret)
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
-def pad_download(public_id: str, csv: bool = False):
+def pad_download(public_id: str, csv: bool = False) -> ResponseReturnValue:
     """The game's pad file (or its CSV) as a download, of whatever kind: what the whole table has seen."""
     state = games.as_seen_by(load_state(public_id), None)
     kind = kinds.kind_of(state)
@@ -146,12 +147,12 @@ def pad_download(public_id: str, csv: bool = False):
 
 
 @bp.get("/games/<public_id>/pad.json")
-def pad_json(public_id: str):
+def pad_json(public_id: str) -> ResponseReturnValue:
     """The pad file of the game, as a download."""
     return pad_download(public_id)
 
 
 @bp.get("/games/<public_id>/pad.csv")
-def pad_csv(public_id: str):
+def pad_csv(public_id: str) -> ResponseReturnValue:
     """The pad as CSV: one row per hand (or round) and player, with points and running total."""
     return pad_download(public_id, csv=True)

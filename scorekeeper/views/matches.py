@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, request
+from flask.typing import ResponseReturnValue
 from jinja2_fragments.flask import render_block
+from werkzeug.wrappers import Response
 
 from .. import games, kinds, service
 from ..access import VIEWER, Actor
@@ -102,7 +104,7 @@ def own_card(found: ShelfGame, state: games.GameState, me: Actor, key: str) -> s
     return render_block(found.kind.TEMPLATE, "card", game=state, visitor=me, problems=[], card_key=key, **context)
 
 
-def match_page(state: games.GameState, status: int = 200, problems: list[str] | None = None):
+def match_page(state: games.GameState, status: int = 200, problems: list[str] | None = None) -> Response:
     """The one screen of a shelf game (as read for this request): the shared table, this browser's own card, the
     leaderboard and the pad."""
     following = follow_next_game(state) if request.args.get("follow") else None
@@ -119,7 +121,7 @@ def match_page(state: games.GameState, status: int = 200, problems: list[str] | 
 
 
 @bp.post("/games/<public_id>/play")
-def play(public_id: str):
+def play(public_id: str) -> ResponseReturnValue:
     """A tap on a shelf game's screen: who went out, cards left, a coffin."""
     state = load_state(public_id)
     change = played(state).kind.parse_change(request.form)
@@ -135,7 +137,8 @@ def play(public_id: str):
     return after(outcome)
 
 
-def show_played(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
+def show_played(state: games.GameState, status: int = 200, problems: list[Problem] | None = None,
+                **extra: Any) -> Response:
     """The one screen of a game whose plays the table keeps, with the problems of a refused change."""
     return match_page(state, status, [say(p) for p in problems or []])
 

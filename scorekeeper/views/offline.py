@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 
 from flask import Response, render_template, url_for
+from flask.typing import ResponseReturnValue
 
 from ..i18n import gettext
 from . import bp
@@ -35,7 +36,7 @@ def service_worker() -> Response:
 
 
 @bp.get("/offline")
-def offline():
+def offline() -> ResponseReturnValue:
     """The page the service worker shows when a page cannot be reached: in the phone's language, the taps still
     waiting above it (the page script lists them), and the page asked for opened again once the table answers."""
     return page("offline.html", title=gettext("The table cannot be reached"), page_assets=OFFLINE_ASSETS)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask import Flask, current_app
+from werkzeug.wrappers import Response
 
 from .. import games
 from ..access import Actor
@@ -29,7 +29,7 @@ class PushedPage:
     shared: Callable[[games.GameState], str] | None
     card_key: Callable[[games.GameState, Actor], str] | None = None
     card: Callable[[games.GameState, Actor, str], str | None] | None = None
-    show: Callable[..., Any] | None = None
+    show: Callable[..., Response] | None = None
 
 
 # The view of a game's own screen (its stream names no other).

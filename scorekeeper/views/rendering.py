@@ -76,7 +76,8 @@ def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> 
     if found is None:
         found = draw()
         shared.put(key, found)
-    return found
+    drawn: tuple[str, ...] = found
+    return drawn
 
 
 # --- the screen a tap came from -------------------------------------------------------------------------------
@@ -127,7 +128,8 @@ def answered_edition(game_id: int, screen: str | None, on_host: bool = False) ->
         return None
     key = ("answered", game_id, screen)
     host = host_cache.current() if on_host else None
-    return host.get(key) if host is not None else games.cache("answered screens").get(key)
+    edition: int | None = host.get(key) if host is not None else games.cache("answered screens").get(key)
+    return edition
 
 
 def see_other(url: str) -> Response:
@@ -184,14 +186,15 @@ def game_page_of(state: games.GameState) -> PushedPage:
     return found
 
 
-def show_game(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, **extra: Any):
+def show_game(state: games.GameState, status: int = 200, problems: list[Problem] | None = None,
+              **extra: Any) -> Response:
     """The game (as read for this request) as this browser may see it, drawn by its kind."""
     show = game_page_of(state).show
     assert show is not None, "a game's screen is drawn"
     return show(state, status, problems, **extra)
 
 
-def after(outcome: service.Outcome, **extra: Any):
+def after(outcome: service.Outcome, **extra: Any) -> Response:
     """The answer to a change: the game as it is now, or the game again with the problems (422).
 
     htmx gets the game in this answer; a plain form is sent there with a 303 (post/redirect/get).

@@ -47,7 +47,8 @@ def browser_id() -> str:
     """A random name for this browser, kept in its session: what per-browser limits count by."""
     if not isinstance(session.get("browser"), str):
         session["browser"] = secrets.token_urlsafe(12)
-    return session["browser"]
+    found: str = session["browser"]
+    return found
 
 
 def too_many_new_games() -> bool:

@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, jsonify, request, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import MultiDict
 
 from .. import games, kinds, service
@@ -21,7 +22,7 @@ from .sessions import browser_id, client_address, credentials, keep_host_key, to
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     """The start page: begin a new game, join one, reopen one of this browser's, or bring one in from a pad file."""
     listed, undoable = my_games()
     return start_page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
@@ -29,7 +30,7 @@ def index():
 
 @bp.route("/games/new", methods=["GET", "POST"], defaults={"kind_name": None})
 @bp.route("/games/new/<kind_name>", methods=["GET", "POST"])
-def new_game(kind_name: str | None):
+def new_game(kind_name: str | None) -> ResponseReturnValue:
     """A game's new-game form (the first game on the shelf's without a name); a valid one starts the game, run by
     this browser."""
     offered = kinds.registered()
@@ -53,7 +54,7 @@ def new_game(kind_name: str | None):
     return open_page(url_for("pages.game", public_id=outcome.public_id))
 
 
-def players_of(kind: kinds.GameKind[Any, Any], public_id: str | None) -> MultiDict | None:
+def players_of(kind: kinds.GameKind[Any, Any], public_id: str | None) -> MultiDict[str, str] | None:
     """The new-game form filled in with an earlier game's players and options, for "New game with these players"."""
     game = games.find_game(public_id) if public_id else None
     if game is None or game.kind != kind.NAME:
@@ -68,8 +69,8 @@ def import_any(text: bytes) -> service.Outcome:
 
 
 @bp.post("/games/import")
-@csrf.exempt
-def import_game():
+@csrf.exempt  # type: ignore[untyped-decorator]  # Flask-WTF's is untyped; it returns the view
+def import_game() -> ResponseReturnValue:
     """Bring in a pad file: JSON answers 201 or 422; a file upload answers with pages."""
     if too_many_new_games():
         message = gettext("Too many new games from here. Wait a minute and try again.")
@@ -105,7 +106,7 @@ def import_game():
 
 
 @bp.route("/games/<public_id>/host/<key>", methods=["GET", "POST"])
-def host(public_id: str, key: str):
+def host(public_id: str, key: str) -> ResponseReturnValue:
     """A host link (given by the import API): its page asks whether to run the game on this browser, and a POST of
     it does; the link's GET changes nothing, and neither sends the key on (no Referer)."""
     game = games.load(public_id)
@@ -122,7 +123,7 @@ def host(public_id: str, key: str):
 
 
 @bp.route("/join", methods=["GET", "POST"])
-def join_by_code():
+def join_by_code() -> ResponseReturnValue:
     """Type the short code the host screen shows; guessing is slowed down."""
     if request.method == "GET":
         return start_page("join_code.html", title=gettext("Join a game"), problems=[])
@@ -158,7 +159,7 @@ def same_site_path(target: str) -> str | None:
 
 
 @bp.post("/language")
-def language():
+def language() -> ResponseReturnValue:
     """Remember the language the player picked, and show the page it was picked on again."""
     chosen = request.form.get("language", "")
     if chosen in current_app.config["LANGUAGES"]:

@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from flask import Response, abort, current_app, request, stream_with_context, url_for
+from flask import abort, current_app, request, stream_with_context, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
+from werkzeug.wrappers import Response
 
 from .. import event_stream, forms, games, kinds, service
 from ..access import Actor, Credentials, Role, identify, request_of
@@ -39,13 +41,13 @@ from .sessions import (
 
 
 @bp.get("/games/<public_id>")
-def game(public_id: str):
+def game(public_id: str) -> ResponseReturnValue:
     """The game as this browser may see it: the hand being played, or a game's one screen."""
     return show_game(load_state(public_id))
 
 
 @bp.get("/games/<public_id>/join.svg")
-def join_qr(public_id: str):
+def join_qr(public_id: str) -> ResponseReturnValue:
     """The join link as a QR code: an image of its own, so the host's card stays small when redrawn."""
     load_state(public_id)
     response = Response(qr_svg(url_for("pages.join", public_id=public_id, _external=True)), mimetype="image/svg+xml")
@@ -61,7 +63,8 @@ def qr_svg(text: str) -> str:
     import qrcode.image.svg
 
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
-    return image.to_string(encoding="unicode")
+    drawn: str = image.to_string(encoding="unicode")
+    return drawn
 
 
 # --- the live stream --------------------------------------------------------------------
@@ -163,7 +166,7 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
 
 
 @bp.get("/games/<public_id>/events")
-def events(public_id: str):
+def events(public_id: str) -> ResponseReturnValue:
     """Server-sent events: the shared table of each new edition, and this browser's card when it changed."""
     state = load_state(public_id)
     db.session.remove()
@@ -192,7 +195,7 @@ def events(public_id: str):
 
 
 @bp.route("/games/<public_id>/join", methods=["GET", "POST"])
-def join(public_id: str):
+def join(public_id: str) -> ResponseReturnValue:
     """Pick a free seat (this phone is that player from then on), or ask the host for one whose phone is lost."""
     if request.method == "GET":
         game = load_state(public_id)
@@ -222,7 +225,7 @@ def join(public_id: str):
     return join_page(load_state(public_id), 422, [say(p) for p in outcome.problems])
 
 
-def join_page(game: games.GameState, status: int = 200, problems: list[str] | None = None):
+def join_page(game: games.GameState, status: int = 200, problems: list[str] | None = None) -> Response:
     """Who are you? The seats to pick from; for a phone that asked for a seat, its code and the wait for the
     host, or that the host said no."""
     return page("join.html", status, title=gettext("Join the game"),
@@ -276,7 +279,7 @@ RULES_ASSETS = (("static", "rules.css"),)
 
 
 @bp.get("/games/<public_id>/rules")
-def rules(public_id: str):
+def rules(public_id: str) -> ResponseReturnValue:
     """The rules of the game shown, as it is played: its cards, what beats what, the points and its options, read
     from its kind's scoring rules (no number written twice)."""
     state = load_state(public_id)
@@ -290,7 +293,7 @@ SCREEN_ASSETS = (("static", "pad.css"), ("static", "screen.css"), ("static", "sc
 
 
 @bp.get("/games/<public_id>/screen")
-def screen(public_id: str):
+def screen(public_id: str) -> ResponseReturnValue:
     """The big-screen view for a TV or laptop: the table's frame (the game's name, big type, pushed live) around
     what the game's kind shows on it."""
     state = load_state(public_id)
@@ -308,19 +311,19 @@ def screen(public_id: str):
 
 
 @bp.post("/games/<public_id>/seats/<int:position>/free")
-def free_seat(public_id: str, position: int):
+def free_seat(public_id: str, position: int) -> ResponseReturnValue:
     """The host frees a seat, so another phone (or the host) can play it."""
     return after(service.free_seat(public_id, credentials(public_id), position))
 
 
 @bp.post("/games/<public_id>/requests/<int:request_id>/let-in")
-def let_in(public_id: str, request_id: int):
+def let_in(public_id: str, request_id: int) -> ResponseReturnValue:
     """The host lets in the asking phone whose code they picked."""
     return after(service.let_in(public_id, credentials(public_id), request_id))
 
 
 @bp.post("/games/<public_id>/requests/<int:request_id>/turn-away")
-def turn_away(public_id: str, request_id: int):
+def turn_away(public_id: str, request_id: int) -> ResponseReturnValue:
     """The host says no to a phone asking for a seat."""
     return after(service.turn_away(public_id, credentials(public_id), request_id))
 

@@ -25,7 +25,7 @@ class NewGame(Parsed):
     first_dealer: int = 0
 
 
-def parse_new_game(form: MultiDict) -> NewGame:
+def parse_new_game(form: MultiDict[str, str]) -> NewGame:
     """Read the new-game form: names in seat order, ruleset, options and first dealer."""
     result = NewGame()
     result.names = [n.strip() for n in form.getlist("player")[:MOST_NAMES_READ]]
@@ -78,7 +78,7 @@ class EntryReport:
                      self.shot, changed_from)
 
 
-def parse_entry(form: MultiDict, table: Table, seat: int, number: int, parsed: Parsed) -> EntryReport | None:
+def parse_entry(form: MultiDict[str, str], table: Table, seat: int, number: int, parsed: Parsed) -> EntryReport | None:
     """Read the fields of the player in `seat` (`tricks-2`, `loot-2`…); None if any is wrong."""
     players = table.players
     player = players[seat]
@@ -123,7 +123,7 @@ class ResultsForm(Parsed):
     lost_tricks: int | None = None
 
 
-def parse_results(form: MultiDict, table: Table, number: int, seats: tuple[int, ...]) -> ResultsForm:
+def parse_results(form: MultiDict[str, str], table: Table, number: int, seats: tuple[int, ...]) -> ResultsForm:
     """Read the results of `seats` (a phone: its own; the host: everyone) and the tricks nobody won."""
     result = ResultsForm()
     if "lost_tricks" in form:
@@ -142,7 +142,7 @@ class HandForm(Parsed):
     hand: Hand | None = None
 
 
-def parse_correction(form: MultiDict, table: Table, number: int, cards: int) -> HandForm:
+def parse_correction(form: MultiDict[str, str], table: Table, number: int, cards: int) -> HandForm:
     """Read the correction form of hand `number`: its cards, bids, results and lost tricks.
 
     Harry the Giant's change is a separate −1/+1 choice applied to the bid as revealed.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from flask import request, url_for
+from flask.typing import ResponseReturnValue
 
 from ... import forms, service
 from ...i18n import gettext
@@ -67,7 +68,7 @@ JUDGE_ASSETS = (("static", "skullking/judge.css"), ("static", "skullking/keypad.
 
 
 @bp.get("/games/<public_id>/trick")
-def judge_trick(public_id: str):
+def judge_trick(public_id: str) -> ResponseReturnValue:
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
     game = load_state(public_id)
     record = reading.current_hand(game)
@@ -153,7 +154,7 @@ def judge_trick(public_id: str):
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/trick")
-def claim_trick(public_id: str, number: int):
+def claim_trick(public_id: str, number: int) -> ResponseReturnValue:
     """"This trick was mine": the judged trick goes to its winner's result card, as a draft."""
     parsed = forms.Parsed()
     lead = forms.whole_number(request.form, "lead", parsed)

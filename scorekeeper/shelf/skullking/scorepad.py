@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request, url_for
+from flask.typing import ResponseReturnValue
 from jinja2_fragments.flask import render_block
 
 from ... import games
@@ -61,7 +62,7 @@ PAD_ASSETS = (("static", "pad.css"), ("static", "skullking/print.css"))
 
 
 @bp.get("/games/<public_id>/pad")
-def pad(public_id: str):
+def pad(public_id: str) -> ResponseReturnValue:
     """The score pad, laid out like the paper one, with the leaderboard."""
     game = load_state(public_id)
     if game.kind != NAME:
@@ -99,7 +100,7 @@ SCREEN_CONTENT = PushedPage(shared_screen)
 
 
 @bp.get("/games/<public_id>/end")
-def end(public_id: str):
+def end(public_id: str) -> ResponseReturnValue:
     """Final standings, the winner, and what each player achieved."""
     game = load_state(public_id)
     following = follow_next_game(game) if request.args.get("follow") else None

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, current_app, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
+from werkzeug.wrappers import Response
 
 from ... import forms, games, service
 from ...access import Actor, Role, identify
@@ -187,7 +189,7 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
 
 
 def game_page(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, form: Any = None,
-              typed: rules.Entry | None = None):
+              typed: rules.Entry | None = None) -> Response:
     """The game (as read for this request) as this browser may see it: the shared table, and its own card (host,
     phone or viewer)."""
     public_id = state.public_id
@@ -209,7 +211,7 @@ def count_seconds() -> float:
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/bid")
-def bid(public_id: str, number: int):
+def bid(public_id: str, number: int) -> ResponseReturnValue:
     """Record a secret bid: a phone for its own seat, the host for a seat with no phone."""
     creds, parsed = credentials(public_id), forms.Parsed()
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
@@ -220,7 +222,7 @@ def bid(public_id: str, number: int):
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/load")
-def load(public_id: str, number: int):
+def load(public_id: str, number: int) -> ResponseReturnValue:
     """Load a cannon in secret (the cannonball rule): a phone its own, the host one of a player without a phone."""
     creds, parsed = credentials(public_id), forms.Parsed()
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
@@ -231,7 +233,7 @@ def load(public_id: str, number: int):
 
 
 @bp.post("/games/<public_id>/hands/<int:number>/cards")
-def deal(public_id: str, number: int):
+def deal(public_id: str, number: int) -> ResponseReturnValue:
     """The host changes the cards dealt in a hand still being bid (a house rule)."""
     creds, parsed = credentials(public_id), forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
@@ -241,7 +243,7 @@ def deal(public_id: str, number: int):
 
 
 @bp.route("/games/<public_id>/hands/<int:number>", methods=["GET", "POST"])
-def hand(public_id: str, number: int):
+def hand(public_id: str, number: int) -> ResponseReturnValue:
     """A hand's results: entered by the phones and the host while played, corrected by the host once scored."""
     game = load_state(public_id)
     record = load_hand(game, number)
@@ -287,7 +289,7 @@ def hand(public_id: str, number: int):
     return after(outcome, form=request.form if me.is_host else None, typed=typed)
 
 
-def correct(game: games.GameState, record: HandState, table: rules.Table):
+def correct(game: games.GameState, record: HandState, table: rules.Table) -> ResponseReturnValue:
     """The host's correction of a scored hand; the pad follows."""
     public_id = game.public_id
     parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)

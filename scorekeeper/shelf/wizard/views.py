@@ -6,6 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, request
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
 
 from ... import kinds, service
 from ...access import Actor
@@ -80,7 +82,7 @@ def correct(public_id: str, number: int, bids: list[int], tricks: list[int]) -> 
     return service.play(public_id, credentials(public_id), decide)
 
 
-def _form_page(public_id: str, number: int, status: int = 200, problems: list[str] | None = None):
+def _form_page(public_id: str, number: int, status: int = 200, problems: list[str] | None = None) -> Response:
     state = load_state(public_id)
     setup, closed = _scored_or_not_found(state, number)
     me = visitor(state)
@@ -93,7 +95,7 @@ def _form_page(public_id: str, number: int, status: int = 200, problems: list[st
 
 
 @bp.route("/games/<public_id>/wizard/rounds/<int:number>", methods=["GET", "POST"])
-def correct_round(public_id: str, number: int):
+def correct_round(public_id: str, number: int) -> ResponseReturnValue:
     """The host's form to correct a scored round, and its answer."""
     if request.method == "GET":
         return _form_page(public_id, number)
