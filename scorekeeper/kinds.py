@@ -270,6 +270,11 @@ class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
     RULES_TEMPLATE: str  # its rules page
     PLAY: Codec[PlayT]
     DRAFT: Codec[DraftT]
+    # Its secret entries (`Change.secret`; each play collects the first of them), () when it has none: declared by
+    # every game, so a misspelt name is mypy's error, not a game without secrets.
+    SECRETS: tuple[str, ...]
+    # Its own style sheets and scripts, (blueprint's static endpoint, file), () when its screen has none.
+    ASSETS: tuple[tuple[str, str], ...]
 
     def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
@@ -298,10 +303,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE, self.RULES_TEMPLATE = rules.NEW_TEMPLATE, rules.RULES_TEMPLATE
-        # Its secret entries, if its rules have any (`Change.secret`): each play collects the first of them.
-        self.SECRETS: tuple[str, ...] = tuple(getattr(rules, "SECRETS", ()))
-        # Its own style sheets and scripts, if its screen has any.
-        self.ASSETS: tuple[tuple[str, str], ...] = tuple(getattr(rules, "ASSETS", ()))
+        self.SECRETS, self.ASSETS = rules.SECRETS, rules.ASSETS
 
     @property
     def played_rules(self) -> PlayedRules[SetupT, PlayT, DraftT]:
@@ -309,7 +311,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         return self.rules
 
     def init_app(self, app: Flask) -> None:
-        """Nothing: the table draws its one screen (`views.matches`), the words are in its templates."""
+        """Nothing: the table draws its one screen (`views.plays`), the words are in its templates."""
 
     def commands(self) -> Sequence[click.Command]:
         """None: the pad file's `scorekeeper score` is the table's."""

@@ -7,13 +7,13 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from scorekeeper.shelf.skullking import rules
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Setup
 
 NAMES = ("Anne", "Ben", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo", "Ida")
 
 
 @st.composite
-def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS, expansion: bool = False) -> Table:
+def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS, expansion: bool = False) -> Setup:
     """A table of any ruleset, player count and option combination (modern with the Expansion Pack when
     `expansion`)."""
     ruleset = "modern" if expansion else draw(st.sampled_from(rulesets))
@@ -29,11 +29,11 @@ def tables(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS, expansio
             rascal_wagers=draw(st.booleans()),
             expansion=expansion,
         )
-    return Table(ruleset, NAMES[:count], options, draw(st.integers(0, count - 1)))
+    return Setup(ruleset, NAMES[:count], options, draw(st.integers(0, count - 1)))
 
 
 @st.composite
-def legal_hands(draw: st.DrawFn, table: Table) -> Hand:
+def legal_hands(draw: st.DrawFn, table: Setup) -> Hand:
     """A finished hand that the cards could really have produced at `table`."""
     players = table.players
     spec = table.spec
@@ -116,7 +116,7 @@ def legal_hands(draw: st.DrawFn, table: Table) -> Hand:
 
 @st.composite
 def tables_and_hands(draw: st.DrawFn, rulesets: tuple[str, ...] = rules.RULESETS,
-                     expansion: bool = False) -> tuple[Table, Hand]:
+                     expansion: bool = False) -> tuple[Setup, Hand]:
     """A table and one legal hand played at it."""
     table = draw(tables(rulesets, expansion))
     return table, draw(legal_hands(table))

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.shelf import score_any
 from scorekeeper.shelf.skullking import rules
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Setup
 from tests.browser import host_bids, join_phones, screenshot
 
 pytestmark = pytest.mark.browser
@@ -22,7 +22,7 @@ PLAN: list[dict[str, tuple[int, int, dict[str, int]]]] = [
     {"Anne": (1, 1, {"expansion_eights": 1}), "Ben": (0, 0, {"davy_jones_monsters": 1})},
     {"Cara": (2, 2, {"expansion_sevens": 1, "first_mate_taken": 1}), "Dan": (1, 0, {})},
 ]
-TABLE = Table("modern", NAMES, Options(expansion=True))
+TABLE = Setup("modern", NAMES, Options(expansion=True))
 
 
 def planned(number: int, name: str) -> tuple[int, int, dict[str, int]]:

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.shelf.skullking import rules
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Setup
 from tests.browser import PHONE, SCREENSHOTS, host_bids, new_classic_game, screenshot
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ def planned_hand(cards: int) -> dict[str, dict]:
 
 def expected_totals(plans: list[dict[str, dict]]) -> dict[str, int]:
     """Totals the rules give for the planned hands."""
-    table = Table("classic", PLAYERS)
+    table = Setup("classic", PLAYERS)
     totals = dict.fromkeys(PLAYERS, 0)
     for cards, plan in enumerate(plans, start=1):
         hand = Hand(cards, tuple(Entry(p, plan[p]["bid"], plan[p]["tricks"], plan[p]["bonuses"]) for p in PLAYERS))
@@ -150,7 +150,7 @@ def test_the_printed_pad_of_a_full_game_fits_one_a4_page(browser, live_server: s
     from scorekeeper.shelf.skullking.pad import write_pad
 
     players = ("Anne", "Benedikt", "Cara", "Dan", "Eve", "Finn", "Greta", "Hugo")
-    table = Table("modern", players)
+    table = Setup("modern", players)
     hands = []
     for cards in rules.cards_per_hand(table):
         entries = [Entry(p, 0, 0) for p in players[1:]]

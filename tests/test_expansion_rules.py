@@ -19,7 +19,7 @@ from scorekeeper.shelf.skullking.rules import (
     Entry,
     Hand,
     Options,
-    Table,
+    Setup,
     cards_per_hand,
     max_cards,
     score_hand,
@@ -29,16 +29,16 @@ from scorekeeper.shelf.skullking.rules import (
 from tests.strategies import NAMES, legal_hands, tables, tables_and_hands
 
 THREE = ("Anne", "Ben", "Cara")
-STANDARD = Table("modern", THREE, Options(expansion=True))
-ADVANCED = Table("modern", THREE, Options(expansion=True, advanced_cards=True))
-RASCAL = Table("modern", THREE, Options(scoring="rascal", expansion=True))
-CANNONBALL = Table("modern", THREE, Options(scoring="rascal", cannonball=True, expansion=True))
+STANDARD = Setup("modern", THREE, Options(expansion=True))
+ADVANCED = Setup("modern", THREE, Options(expansion=True, advanced_cards=True))
+RASCAL = Setup("modern", THREE, Options(scoring="rascal", expansion=True))
+CANNONBALL = Setup("modern", THREE, Options(scoring="rascal", cannonball=True, expansion=True))
 # Written out again from the rules file, so the tests do not trust the code's own table.
 EXPANSION_POINTS = {"expansion_eights": 5, "expansion_sevens": -5, "first_mate_taken": 30, "davy_jones_monsters": 20}
 HAND_NUMBER = 4
 
 
-def points_of_anne(table: Table, cards: int, anne: Entry, shot: str | None = None) -> int:
+def points_of_anne(table: Setup, cards: int, anne: Entry, shot: str | None = None) -> int:
     """Anne's points in a hand where Ben bids 0 and takes the tricks she did not, and Cara bids and takes 0."""
     left = cards - (anne.tricks or 0)
     others = (Entry("Ben", 0, left, shot=shot), Entry("Cara", 0, 0, shot=shot))
@@ -92,12 +92,12 @@ def test_rascal_cannonball_made_with_a_7_scores_55() -> None:
 def test_an_exact_rascal_hand_can_go_below_zero() -> None:
     """1 card, bid 1 won 1, an 8 and four 7s: 10 + 5 − 20 = −5; no clamp. The rules file's sum, not a hand that
     can be played (one trick of two players holds three cards at most: the check says so); a real one is below."""
-    table = Table("modern", ("Anne", "Ben"), Options(scoring="rascal", expansion=True))
+    table = Setup("modern", ("Anne", "Ben"), Options(scoring="rascal", expansion=True))
     hand = Hand(1, (Entry("Anne", 1, 1, {"expansion_eights": 1, "expansion_sevens": 4}), Entry("Ben", 0, 0)))
     assert score_hand(table, hand)["Anne"] == -5
     assert any("captured cards" in p.message() for p in validate_hand(table, 1, hand))
     # Nine players, 1 card, a trick with four compass 7s in it: 10 − 20 = −10.
-    nine = Table("modern", NAMES, Options(scoring="rascal", expansion=True))
+    nine = Setup("modern", NAMES, Options(scoring="rascal", expansion=True))
     played = Hand(1, tuple(Entry(name, int(name == "Anne"), int(name == "Anne"),
                                  {"expansion_sevens": 4} if name == "Anne" else {}) for name in NAMES))
     assert validate_hand(nine, 1, played) == []
@@ -106,24 +106,24 @@ def test_an_exact_rascal_hand_can_go_below_zero() -> None:
 
 @pytest.mark.parametrize(("advanced", "cards"), [(False, 9), (True, 10)])
 def test_nine_players_get_9_cards_in_hand_10_or_10_with_the_advanced_cards(advanced: bool, cards: int) -> None:
-    table = Table("modern", NAMES, Options(expansion=True, advanced_cards=advanced))
+    table = Setup("modern", NAMES, Options(expansion=True, advanced_cards=advanced))
     assert validate_table(table) == []
     assert cards_per_hand(table)[9] == cards
 
 
 def test_eight_players_get_the_full_ten_cards_with_the_expansion_and_nine_without() -> None:
-    assert cards_per_hand(Table("modern", NAMES[:8], Options(expansion=True)))[9] == 10
+    assert cards_per_hand(Setup("modern", NAMES[:8], Options(expansion=True)))[9] == 10
     # Without it the 70-card rule stands, even with the advanced cards: games made before keep their deal.
-    assert cards_per_hand(Table("modern", NAMES[:8], Options(advanced_cards=True)))[9] == 8
+    assert cards_per_hand(Setup("modern", NAMES[:8], Options(advanced_cards=True)))[9] == 8
 
 
 def test_nine_players_need_the_expansion() -> None:
-    found = [p.message() for p in validate_table(Table("modern", NAMES))]
+    found = [p.message() for p in validate_table(Setup("modern", NAMES))]
     assert found == ["The modern rules are for 2 to 8 players, not 9."]
 
 
 def test_the_expansion_is_an_option_of_the_modern_rules_only() -> None:
-    found = [p.message() for p in validate_table(Table("classic", THREE, Options(expansion=True)))]
+    found = [p.message() for p in validate_table(Setup("classic", THREE, Options(expansion=True)))]
     assert "The Expansion Pack is an option of the modern rules only." in found
 
 
@@ -132,7 +132,7 @@ def test_the_expansion_is_an_option_of_the_modern_rules_only() -> None:
 
 @given(st.integers(2, 9), st.booleans())
 def test_the_deck_is_shared_out_evenly_for_two_to_nine_players(count: int, advanced: bool) -> None:
-    table = Table("modern", NAMES[:count], Options(expansion=True, advanced_cards=advanced))
+    table = Setup("modern", NAMES[:count], Options(expansion=True, advanced_cards=advanced))
     deck = 70 + 19 + (4 if advanced else 0) - (6 if count == 2 else 0)
     assert max_cards(table) == deck // count
     assert cards_per_hand(table) == tuple(min(n, deck // count) for n in range(1, 11))
@@ -141,7 +141,7 @@ def test_the_deck_is_shared_out_evenly_for_two_to_nine_players(count: int, advan
 # --- what cannot happen ------------------------------------------------------------------------------------------
 
 
-def refused(table: Table, hand: Hand) -> list[str]:
+def refused(table: Setup, hand: Hand) -> list[str]:
     """Every problem of the hand, as said."""
     return [p.message() for p in validate_hand(table, HAND_NUMBER, hand)]
 
@@ -150,7 +150,7 @@ def refused(table: Table, hand: Hand) -> list[str]:
 def test_an_expansion_bonus_without_the_expansion_is_refused_naming_hand_and_player(kind: str) -> None:
     hand = Hand(3, (Entry("Anne", 1, 1, {kind: 1}), Entry("Ben", 1, 2), Entry("Cara", 0, 0)))
     assert (f"Hand {HAND_NUMBER}, Anne: “{kind}” is a bonus of the Expansion Pack, which this game does not use."
-            in refused(Table("modern", THREE), hand))
+            in refused(Setup("modern", THREE), hand))
 
 
 @pytest.mark.parametrize(("kind", "word"), [("expansion_eights", "compass 8s"), ("expansion_sevens", "compass 7s")])
@@ -174,7 +174,7 @@ def test_con_taken_twice_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("table", "monsters"), [(STANDARD, 1), (ADVANCED, 3)])
-def test_more_monsters_than_the_deck_holds_are_refused(table: Table, monsters: int) -> None:
+def test_more_monsters_than_the_deck_holds_are_refused(table: Setup, monsters: int) -> None:
     hand = Hand(3, (Entry("Anne", 0, 0, {"davy_jones_monsters": monsters + 1}), Entry("Ben", 3, 3),
                     Entry("Cara", 0, 0)))
     assert (f"Hand {HAND_NUMBER}, Anne: Davy Jones destroyed {monsters + 1} sea monsters, but the deck holds only "
@@ -189,7 +189,7 @@ def test_davy_jones_for_two_players_is_refused() -> None:
 
 
 def test_seven_pirates_by_the_skull_king_are_allowed_and_eight_refused() -> None:
-    nine = Table("modern", NAMES, Options(expansion=True))
+    nine = Setup("modern", NAMES, Options(expansion=True))
 
     def hand(pirates: int) -> Hand:
         return Hand(9, tuple(Entry(name, 9 if name == "Anne" else 0, 9 if name == "Anne" else 0,
@@ -201,7 +201,7 @@ def test_seven_pirates_by_the_skull_king_are_allowed_and_eight_refused() -> None
 def test_tricks_nobody_won_can_happen_with_the_expansion_alone() -> None:
     hand = Hand(3, (Entry("Anne", 1, 1), Entry("Ben", 1, 1), Entry("Cara", 0, 0)), lost_tricks=1)
     assert refused(STANDARD, hand) == []
-    assert refused(Table("modern", THREE), hand) != []
+    assert refused(Setup("modern", THREE), hand) != []
     too_many = dataclasses.replace(hand, lost_tricks=4)
     assert any("cannot be more than the cards dealt" in m for m in refused(STANDARD, too_many))
 
@@ -210,7 +210,7 @@ def test_tricks_nobody_won_can_happen_with_the_expansion_alone() -> None:
 
 
 @given(tables_and_hands(expansion=True))
-def test_validation_accepts_every_legal_expansion_hand(case: tuple[Table, Hand]) -> None:
+def test_validation_accepts_every_legal_expansion_hand(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     assert refused(table, hand) == []
 
@@ -227,7 +227,7 @@ def expansion_points(entry: Entry) -> int:
 
 
 @given(tables_and_hands(expansion=True), st.data())
-def test_a_compass_8_and_a_compass_7_cancel(case: tuple[Table, Hand], data: st.DataObject) -> None:
+def test_a_compass_8_and_a_compass_7_cancel(case: tuple[Setup, Hand], data: st.DataObject) -> None:
     table, hand = case
     takers = [e for e in hand.entries if e.tricks and e.bonuses.get("expansion_eights", 0) < 4
               and e.bonuses.get("expansion_sevens", 0) < 4]
@@ -241,7 +241,7 @@ def test_a_compass_8_and_a_compass_7_cancel(case: tuple[Table, Hand], data: st.D
 
 
 @given(tables_and_hands(expansion=True))
-def test_no_expansion_bonus_counts_on_a_missed_bid_in_standard_scoring(case: tuple[Table, Hand]) -> None:
+def test_no_expansion_bonus_counts_on_a_missed_bid_in_standard_scoring(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     assume(table.options.scoring == "standard")
     for entry in hand.entries:
@@ -251,7 +251,7 @@ def test_no_expansion_bonus_counts_on_a_missed_bid_in_standard_scoring(case: tup
 
 
 @given(tables_and_hands(expansion=True))
-def test_under_rascal_an_exact_bid_adds_them_in_full_and_a_glancing_blow_never(case: tuple[Table, Hand]) -> None:
+def test_under_rascal_an_exact_bid_adds_them_in_full_and_a_glancing_blow_never(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     assume(table.options.scoring == "rascal")
     for entry in hand.entries:
@@ -267,14 +267,14 @@ def test_under_rascal_an_exact_bid_adds_them_in_full_and_a_glancing_blow_never(c
 
 
 @st.composite
-def expansion_games(draw: st.DrawFn) -> tuple[Table, list[Hand]]:
+def expansion_games(draw: st.DrawFn) -> tuple[Setup, list[Hand]]:
     """An expansion table with some legal finished hands."""
     table = draw(tables(expansion=True))
     return table, draw(st.lists(legal_hands(table), min_size=1, max_size=3))
 
 
 @given(expansion_games())
-def test_an_expansion_pad_exports_imports_and_scores_to_itself(game: tuple[Table, list[Hand]]) -> None:
+def test_an_expansion_pad_exports_imports_and_scores_to_itself(game: tuple[Setup, list[Hand]]) -> None:
     table, hands = game
     exported = write_pad(table, hands)
     assert exported["options"]["expansion"] is True
@@ -285,7 +285,7 @@ def test_an_expansion_pad_exports_imports_and_scores_to_itself(game: tuple[Table
 
 
 def test_a_pad_without_the_expansion_writes_no_such_option_or_column() -> None:
-    table = Table("modern", THREE)
+    table = Setup("modern", THREE)
     hand = Hand(3, (Entry("Anne", 1, 1), Entry("Ben", 2, 2), Entry("Cara", 0, 0)))
     exported = write_pad(table, [hand])
     assert "expansion" not in exported["options"]

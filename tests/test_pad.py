@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scorekeeper.padfile import PadError
 from scorekeeper.shelf import read_any, score_any
 from scorekeeper.shelf.skullking.pad import write_pad
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Setup
 from tests.conftest import EXAMPLE_PAD
 from tests.strategies import legal_hands, tables
 
@@ -51,7 +51,7 @@ def test_points_and_totals_are_optional_and_filled_in(example_pad: dict[str, Any
 
 
 @st.composite
-def games(draw: st.DrawFn) -> tuple[Table, list[Hand]]:
+def games(draw: st.DrawFn) -> tuple[Setup, list[Hand]]:
     """A table with some legal finished hands, and perhaps an unfinished last one."""
     table = draw(tables())
     hands = draw(st.lists(legal_hands(table), max_size=4))
@@ -62,7 +62,7 @@ def games(draw: st.DrawFn) -> tuple[Table, list[Hand]]:
 
 
 @given(games())
-def test_export_import_export_gives_the_same_document(game: tuple[Table, list[Hand]]) -> None:
+def test_export_import_export_gives_the_same_document(game: tuple[Setup, list[Hand]]) -> None:
     table, hands = game
     exported = write_pad(table, hands)
     text = json.dumps(exported)

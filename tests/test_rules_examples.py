@@ -8,20 +8,20 @@ from scorekeeper.shelf.skullking.rules import (
     Entry,
     Hand,
     Options,
-    Table,
+    Setup,
     cards_per_hand,
     provisional_points,
     score_hand,
 )
 
-CLASSIC = Table("classic", ("Anne", "Ben", "Cara"))
-MODERN = Table("modern", ("Anne", "Ben", "Cara"))
-RASCAL = Table("modern", ("Anne", "Ben", "Cara"), Options(scoring="rascal"))
-CANNONBALL = Table("modern", ("Anne", "Ben", "Cara"), Options(scoring="rascal", cannonball=True))
-WAGERS = Table("modern", ("Anne", "Ben", "Cara"), Options(rascal_wagers=True))
+CLASSIC = Setup("classic", ("Anne", "Ben", "Cara"))
+MODERN = Setup("modern", ("Anne", "Ben", "Cara"))
+RASCAL = Setup("modern", ("Anne", "Ben", "Cara"), Options(scoring="rascal"))
+CANNONBALL = Setup("modern", ("Anne", "Ben", "Cara"), Options(scoring="rascal", cannonball=True))
+WAGERS = Setup("modern", ("Anne", "Ben", "Cara"), Options(rascal_wagers=True))
 
 
-def points_of_anne(table: Table, cards: int, anne: Entry) -> int:
+def points_of_anne(table: Setup, cards: int, anne: Entry) -> int:
     """Anne's points in a hand where the others bid 0 and take what is left."""
     left = cards - (anne.tricks or 0)
     others = (Entry("Ben", 0, left), Entry("Cara", 0, 0))
@@ -89,13 +89,13 @@ def test_provisional_bid_3_taken_2_shows_minus_10_so_80_from_90() -> None:
 
 
 def test_the_doubloons_edition_scores_like_classic() -> None:
-    doubloons = Table("doubloons", CLASSIC.players)
+    doubloons = Setup("doubloons", CLASSIC.players)
     anne = Entry("Anne", 1, 1, {"skull_king_by_mermaid": 1})
     assert points_of_anne(doubloons, 3, anne) == 70
 
 
 def test_loot_pays_both_allies_only_when_both_made_their_bids() -> None:
-    table = Table("modern", ("Anne", "Ben", "Cara"), Options(advanced_cards=True))
+    table = Setup("modern", ("Anne", "Ben", "Cara"), Options(advanced_cards=True))
     made = Hand(3, (Entry("Anne", 0, 0, loot_with=("Ben",)), Entry("Ben", 2, 2, loot_with=("Anne",)),
                     Entry("Cara", 0, 1)))
     assert score_hand(table, made) == {"Anne": 30 + 20, "Ben": 40 + 20, "Cara": -30}
@@ -131,5 +131,5 @@ def test_rascal_stake_does_not_depend_on_a_zero_bid() -> None:
     ],
 )
 def test_cards_per_hand(ruleset: str, players: int, options: Options, expected: tuple[int, ...]) -> None:
-    table = Table(ruleset, tuple(f"P{n}" for n in range(players)), options)
+    table = Setup(ruleset, tuple(f"P{n}" for n in range(players)), options)
     assert cards_per_hand(table) == expected

@@ -15,7 +15,7 @@ from scorekeeper.kinds import registered
 from scorekeeper.shelf.dracula import rules as dracula
 from scorekeeper.shelf.skipbo import rules as skipbo
 from scorekeeper.shelf.skullking import rules as skull_king
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Setup
 from scorekeeper.shelf.wizard import rules as wizard
 from tests.test_host_limits import SCENARIOS, started
 
@@ -47,7 +47,7 @@ def test_every_game_s_screen_links_its_rules_page_in_every_language(app: Flask) 
             assert "Back to the game" in page or language != "en"
 
 
-def points(table: Table, cards: int, bid: int, tricks: int, **entry: Any) -> int:
+def points(table: Setup, cards: int, bid: int, tricks: int, **entry: Any) -> int:
     """What the scoring gives Anne for one hand (Ben's result only fills the tricks)."""
     hand = Hand(cards, (Entry("Anne", bid, tricks, **entry), Entry("Ben", 0, cards - tricks)))
     return skull_king.score_hand(table, hand)["Anne"]
@@ -63,7 +63,7 @@ def test_skull_king_s_rules_page_has_the_scoring_s_numbers(app: Flask, ruleset: 
     chosen = Options(scoring=options.get("scoring", "standard"), cannonball="cannonball" in options,
                      advanced_cards="advanced_cards" in options, rascal_wagers="rascal_wagers" in options,
                      expansion="expansion" in options)
-    table = Table(ruleset, ("Anne", "Ben"), chosen if ruleset == "modern" else Options())
+    table = Setup(ruleset, ("Anne", "Ben"), chosen if ruleset == "modern" else Options())
     if chosen.scoring == "rascal":
         per_card = points(table, 1, 1, 1)
         assert f"+{per_card} per card dealt" in page

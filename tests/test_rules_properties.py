@@ -8,7 +8,7 @@ import re
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Table, score_hand, validate_hand
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Setup, score_hand, validate_hand
 from tests.strategies import tables_and_hands
 
 # Written out again here, from the rules reference, so the test does not trust the code's table.
@@ -28,19 +28,19 @@ def replace_entry(hand: Hand, player: str, **changes: object) -> Hand:
     return dataclasses.replace(hand, entries=entries)
 
 
-def problems_naming(table: Table, hand: Hand, player: str) -> list[str]:
+def problems_naming(table: Setup, hand: Hand, player: str) -> list[str]:
     """Messages of the hand's problems that concern `player`."""
     return [p.message() for p in validate_hand(table, HAND_NUMBER, hand) if player in p.players]
 
 
 @given(tables_and_hands())
-def test_validation_accepts_every_legal_hand(case: tuple[Table, Hand]) -> None:
+def test_validation_accepts_every_legal_hand(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     assert [p.message() for p in validate_hand(table, HAND_NUMBER, hand)] == []
 
 
 @given(tables_and_hands(), st.randoms(use_true_random=False))
-def test_points_do_not_depend_on_seat_order(case: tuple[Table, Hand], random) -> None:
+def test_points_do_not_depend_on_seat_order(case: tuple[Setup, Hand], random) -> None:
     table, hand = case
     seats = list(table.players)
     random.shuffle(seats)
@@ -51,7 +51,7 @@ def test_points_do_not_depend_on_seat_order(case: tuple[Table, Hand], random) ->
 
 
 @given(tables_and_hands())
-def test_a_made_bid_scores_twenty_per_trick_plus_bonuses(case: tuple[Table, Hand]) -> None:
+def test_a_made_bid_scores_twenty_per_trick_plus_bonuses(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     assume(table.options.scoring == "standard")
     made = {e.player for e in hand.entries if e.bid == e.tricks}
@@ -64,7 +64,7 @@ def test_a_made_bid_scores_twenty_per_trick_plus_bonuses(case: tuple[Table, Hand
 
 
 @given(tables_and_hands(rulesets=("modern",)))
-def test_rascal_scoring_is_never_negative(case: tuple[Table, Hand]) -> None:
+def test_rascal_scoring_is_never_negative(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     assume(table.options.scoring == "rascal")
     # The Rascal of Roatán's wager is a bet of its own that can be lost under either scoring.
@@ -73,7 +73,7 @@ def test_rascal_scoring_is_never_negative(case: tuple[Table, Hand]) -> None:
 
 
 @given(tables_and_hands(), st.data())
-def test_a_trick_moved_so_the_sum_breaks_is_refused(case: tuple[Table, Hand], data: st.DataObject) -> None:
+def test_a_trick_moved_so_the_sum_breaks_is_refused(case: tuple[Setup, Hand], data: st.DataObject) -> None:
     table, hand = case
     entry = data.draw(st.sampled_from(hand.entries))
     moved = entry.tricks + data.draw(st.sampled_from((-1, 1)))
@@ -84,7 +84,7 @@ def test_a_trick_moved_so_the_sum_breaks_is_refused(case: tuple[Table, Hand], da
 
 
 @given(tables_and_hands(), st.data())
-def test_a_capture_without_a_trick_is_refused(case: tuple[Table, Hand], data: st.DataObject) -> None:
+def test_a_capture_without_a_trick_is_refused(case: tuple[Setup, Hand], data: st.DataObject) -> None:
     table, hand = case
     empty = [e for e in hand.entries if e.tricks == 0]
     assume(empty)
@@ -96,7 +96,7 @@ def test_a_capture_without_a_trick_is_refused(case: tuple[Table, Hand], data: st
 
 
 @given(tables_and_hands(), st.data())
-def test_a_second_skull_king_claim_is_refused(case: tuple[Table, Hand], data: st.DataObject) -> None:
+def test_a_second_skull_king_claim_is_refused(case: tuple[Setup, Hand], data: st.DataObject) -> None:
     table, hand = case
     kinds = ("pirates_by_skull_king", "skull_king_by_mermaid")
     claimants = [e.player for e in hand.entries if any(e.bonuses.get(k) for k in kinds)]
@@ -109,7 +109,7 @@ def test_a_second_skull_king_claim_is_refused(case: tuple[Table, Hand], data: st
 
 
 @given(tables_and_hands(), st.data())
-def test_a_bid_above_the_cards_is_refused(case: tuple[Table, Hand], data: st.DataObject) -> None:
+def test_a_bid_above_the_cards_is_refused(case: tuple[Setup, Hand], data: st.DataObject) -> None:
     table, hand = case
     entry: Entry = data.draw(st.sampled_from(hand.entries))
     changed = replace_entry(hand, entry.player, bid=hand.cards + 1, bid_changed_from=None)
@@ -118,7 +118,7 @@ def test_a_bid_above_the_cards_is_refused(case: tuple[Table, Hand], data: st.Dat
 
 @settings(max_examples=50)
 @given(tables_and_hands())
-def test_every_problem_starts_with_the_hand(case: tuple[Table, Hand]) -> None:
+def test_every_problem_starts_with_the_hand(case: tuple[Setup, Hand]) -> None:
     table, hand = case
     broken = replace_entry(hand, hand.entries[0].player, bid=-1, tricks=hand.cards + 1)
     found = validate_hand(table, HAND_NUMBER, broken)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Table, validate_hand, validate_table
+from scorekeeper.shelf.skullking.rules import Entry, Hand, Options, Setup, validate_hand, validate_table
 
 PLAYERS = ("Anne", "Ben", "Cara")
-CLASSIC = Table("classic", PLAYERS)
-MODERN = Table("modern", PLAYERS)
-ADVANCED = Table("modern", PLAYERS, Options(advanced_cards=True, rascal_wagers=True))
+CLASSIC = Setup("classic", PLAYERS)
+MODERN = Setup("modern", PLAYERS)
+ADVANCED = Setup("modern", PLAYERS, Options(advanced_cards=True, rascal_wagers=True))
 
 
-def messages(table: Table, number: int, *entries: Entry, cards: int = 3, lost: int = 0) -> list[str]:
+def messages(table: Setup, number: int, *entries: Entry, cards: int = 3, lost: int = 0) -> list[str]:
     """The problems of one hand, as sentences."""
     return [p.message() for p in validate_hand(table, number, Hand(cards, entries, lost))]
 
@@ -57,7 +57,7 @@ def test_tricks_nobody_won_lower_the_sum_only_where_the_rules_allow() -> None:
     assert messages(CLASSIC, 3, *entries, lost=1) == [
         "Hand 3: tricks nobody won happen only with the Kraken or White Whale (modern rules "
         "with advanced cards) or the ghost of a two-player game."]
-    two = Table("classic", ("Anne", "Ben"))
+    two = Setup("classic", ("Anne", "Ben"))
     assert messages(two, 3, Entry("Anne", 1, 1), Entry("Ben", 1, 1), lost=1) == []
     assert messages(ADVANCED, 3, *entries, lost=2) == [
         "Hand 3: the tricks won add up to 2 (Anne 1, Ben 1, Cara 0), but they must add up to 1 "
@@ -77,7 +77,7 @@ def test_a_made_zero_bid_can_still_give_the_loot() -> None:
 
 
 def test_more_pirates_than_the_doubloons_deck_holds() -> None:
-    table = Table("doubloons", ("Anne", "Ben", "Cara", "Dan", "Eve"))
+    table = Setup("doubloons", ("Anne", "Ben", "Cara", "Dan", "Eve"))
     found = messages(table, 5, Entry("Anne", 5, 5, {"pirates_by_skull_king": 4}),
                      Entry("Ben", 0, 0), Entry("Cara", 0, 0), Entry("Dan", 0, 0), Entry("Eve", 0, 0),
                      cards=5)
@@ -180,7 +180,7 @@ def test_every_player_needs_exactly_one_line() -> None:
 
 
 def test_cards_beyond_the_deck_are_refused() -> None:
-    table = Table("modern", tuple("ABCDEFGH"))
+    table = Setup("modern", tuple("ABCDEFGH"))
     entries = [Entry(name, 0, 0) for name in "ABCDEFG"] + [Entry("H", 9, 9)]
     found = [p.message() for p in validate_hand(table, 9, Hand(9, tuple(entries)))]
     assert found == ["Hand 9: 9 cards cannot be dealt: with 8 players each gets 1 to 8 cards."]
@@ -202,18 +202,18 @@ def test_an_unfinished_hand_is_checked_as_far_as_it_goes() -> None:
 @pytest.mark.parametrize(
     ("table", "expected"),
     [
-        (Table("classic", ("Anne",)), ["The classic rules are for 2 to 6 players, not 1."]),
-        (Table("modern", tuple("ABCDEFGHI")), ["The modern rules are for 2 to 8 players, not 9."]),
-        (Table("classic", ("Anne", "Anne")), ["Anne: each player needs a different name."]),
-        (Table("classic", ("Anne", " ")), ["Every player needs a name."]),
-        (Table("classic", ("An\x00ne", "Ben")), ["A name cannot contain control characters."]),
-        (Table("classic", ("A", "B"), Options(scoring="rascal")),
+        (Setup("classic", ("Anne",)), ["The classic rules are for 2 to 6 players, not 1."]),
+        (Setup("modern", tuple("ABCDEFGHI")), ["The modern rules are for 2 to 8 players, not 9."]),
+        (Setup("classic", ("Anne", "Anne")), ["Anne: each player needs a different name."]),
+        (Setup("classic", ("Anne", " ")), ["Every player needs a name."]),
+        (Setup("classic", ("An\x00ne", "Ben")), ["A name cannot contain control characters."]),
+        (Setup("classic", ("A", "B"), Options(scoring="rascal")),
          ["Rascal's scoring, cannonball, advanced cards and wagers are options of the modern rules only."]),
-        (Table("modern", ("A", "B"), Options(cannonball=True)), ["Cannonball goes with Rascal's scoring only."]),
-        (Table("modern", ("A", "B"), Options(rounds=(3, 40))),
+        (Setup("modern", ("A", "B"), Options(cannonball=True)), ["Cannonball goes with Rascal's scoring only."]),
+        (Setup("modern", ("A", "B"), Options(rounds=(3, 40))),
          ["Hand 2: 40 cards cannot be dealt: with 2 players each gets 1 to 35 cards."]),
-        (Table("poker", ("A", "B")), ["The ruleset must be classic, doubloons or modern, not “poker”."]),
+        (Setup("poker", ("A", "B")), ["The ruleset must be classic, doubloons or modern, not “poker”."]),
     ],
 )
-def test_table_problems(table: Table, expected: list[str]) -> None:
+def test_table_problems(table: Setup, expected: list[str]) -> None:
     assert [p.message() for p in validate_table(table)] == expected

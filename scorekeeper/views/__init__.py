@@ -15,7 +15,7 @@ from ..i18n import gettext
 
 bp = Blueprint("pages", __name__)
 
-from . import crews, headers, labels, matches, offline, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
+from . import crews, headers, labels, offline, plays, pushed, sessions, start, table  # noqa: E402, F401  (their views register on bp)
 from .rendering import not_yours, page, refuse, screen_id  # noqa: E402
 
 
@@ -64,7 +64,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["screen_id"] = screen_id
     table_pages = pushed.pages_of(app).table
     table_pages["join"], table_pages["screen"] = table.JOIN_PAGE, table.PLAYED_SCREEN
-    table_pages[pushed.GAME] = matches.PLAYED_PAGE
+    table_pages[pushed.GAME] = plays.PLAYED_PAGE
     for kind in app.extensions[kinds.EXTENSION]:
         kind.init_app(app)
     app.register_blueprint(bp)

@@ -1,7 +1,7 @@
 """The table every game is played at: its page and the way to it, seats, the live stream, joining.
 
 A game's page is drawn by its kind (`pushed.Pages`, by the kind's name; a game whose plays the
-table keeps is drawn from its rules by `matches`): the views here never name a game. The big
+table keeps is drawn from its rules by `plays`): the views here never name a game. The big
 screen is the table's frame around what the kind shows on it.
 """
 
@@ -24,7 +24,7 @@ from ..clock import utcnow
 from ..extensions import db
 from ..i18n import gettext
 from ..live import KEEPALIVE_SECONDS, Watcher
-from . import bp, matches
+from . import bp, plays
 from .labels import say
 from .pushed import GAME, PushedPage, card_fingerprint, pages
 from .rendering import after, answered_edition, open_page, page, see_other, show_game
@@ -267,7 +267,7 @@ JOIN_PAGE = PushedPage(None, join_card_key, join_card)
 
 def screen_content(state: games.GameState) -> str:
     """What the big screen of a game whose plays the table keeps shows: its shared table, as on its screen."""
-    return matches.shared_screen(matches.played(state), state)
+    return plays.shared_screen(plays.played(state), state)
 
 
 # What the big screen shows of a game whose kind brings no content of its own for it.

@@ -32,7 +32,8 @@ TEMPLATE = "highcard/round.html"
 NEW_TEMPLATE = "highcard/new.html"
 RULES_TEMPLATE = "highcard/rules.html"
 # Each player's card of a round is secret until all are in and the count has run.
-SECRETS = ("card",)
+SECRETS: tuple[str, ...] = ("card",)
+ASSETS: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ TITLE = N_("Dracula")
 TEMPLATE = "dracula/round.html"
 NEW_TEMPLATE = "dracula/new.html"
 # The coffin's picker, Dracula's own: its style and script.
-ASSETS = (("static", "dracula/coffin.css"), ("static", "dracula/coffin.js"))
+ASSETS: tuple[tuple[str, str], ...] = (("static", "dracula/coffin.css"), ("static", "dracula/coffin.js"))
+SECRETS: tuple[str, ...] = ()  # every coffin is laid in the open
 RULES_TEMPLATE = "dracula/rules.html"
 # One line of each kind, to read its multiplier from the rules: one suit, one colour, a pair of a suit, none.
 MULTIPLIER_LINES = {"suit": ("2H", "5H", "9H"), "colour": ("2H", "5D", "9H"), "pair": ("2H", "5H", "9S"),

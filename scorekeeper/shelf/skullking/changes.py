@@ -19,7 +19,7 @@ from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, refused
 from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
-from .rules import N_, Entry, Hand, Problem, Table
+from .rules import N_, Entry, Hand, Problem, Setup
 from .storage import BID, SHOT, Phase
 
 
@@ -392,7 +392,7 @@ def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -
                    summary=summary)
 
 
-def _summary(game: games.GameState, table: Table, changed: Hand, number: int) -> dict[str, object]:
+def _summary(game: games.GameState, table: Setup, changed: Hand, number: int) -> dict[str, object]:
     """What a finished game leaves for its crew's statistics, with hand `number` now as `changed`."""
     played = [changed if r.number == number else reading.hand_of(game, r) for r in reading.hands(game)
               if r.phase == Phase.SCORED or r.number == number]
@@ -404,7 +404,7 @@ def _with_entry(record: HandState, entry: EntryState) -> HandState:
     return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
 
 
-def _close_hand(game: games.GameState, table: Table, before: HandState, after: HandState, hand: Hand) -> Change:
+def _close_hand(game: games.GameState, table: Setup, before: HandState, after: HandState, hand: Hand) -> Change:
     """A scored hand (its rules' values `hand`) and the next one open, its bids collected in secret by the table,
     or the game's end if none is left."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import NAME, rules
-from .rules import Hand, Table
+from .rules import Hand, Setup
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class PlayerSummary:
     bonus_points: int
 
 
-def feats(table: Table, scored: Sequence[Hand]) -> list[PlayerSummary]:
+def feats(table: Setup, scored: Sequence[Hand]) -> list[PlayerSummary]:
     """Bids made, zero bids (and made) and bonus points won, per player, over these scored hands."""
     made = dict.fromkeys(table.players, 0)
     zeros = dict.fromkeys(table.players, 0)
@@ -38,7 +38,7 @@ def feats(table: Table, scored: Sequence[Hand]) -> list[PlayerSummary]:
     return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
 
 
-def summary(table: Table, played: Sequence[Hand]) -> dict[str, Any]:
+def summary(table: Setup, played: Sequence[Hand]) -> dict[str, Any]:
     """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
     scored = [h for h in played if h.finished]
     points = [rules.score_hand(table, hand) for hand in scored]

@@ -8,7 +8,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...forms import MOST_NAMES_READ, Parsed, whole_number
 from . import rules
-from .rules import N_, Entry, Hand, Options, Table
+from .rules import N_, Entry, Hand, Options, Setup
 
 MAX_SEATS = 9
 CAPTURE_TOGGLES = (rules.SKULL_KING_BY_MERMAID, rules.BLACK_FOURTEEN, rules.FIRST_MATE_TAKEN)
@@ -20,7 +20,7 @@ RARE_CAPTURES = (rules.FIRST_MATE_TAKEN, rules.DAVY_JONES_MONSTERS)
 class NewGame(Parsed):
     """A new game's table, as the form described it."""
 
-    table: Table | None = None
+    table: Setup | None = None
     names: list[str] = field(default_factory=list)
     first_dealer: int = 0
 
@@ -53,7 +53,7 @@ def parse_new_game(form: MultiDict[str, str]) -> NewGame:
             expansion=form.get("expansion") == "on",
         )
     # Seats keep the order typed (the pad's columns read that way); the first dealer is marked, not moved.
-    table = Table(ruleset, tuple(names), options, result.first_dealer)
+    table = Setup(ruleset, tuple(names), options, result.first_dealer)
     result.problems.extend(rules.validate_table(table))
     if not result.problems:
         result.table = table
@@ -78,7 +78,7 @@ class EntryReport:
                      self.shot, changed_from)
 
 
-def parse_entry(form: MultiDict[str, str], table: Table, seat: int, number: int, parsed: Parsed) -> EntryReport | None:
+def parse_entry(form: MultiDict[str, str], table: Setup, seat: int, number: int, parsed: Parsed) -> EntryReport | None:
     """Read the fields of the player in `seat` (`tricks-2`, `loot-2`…); None if any is wrong."""
     players = table.players
     player = players[seat]
@@ -123,7 +123,7 @@ class ResultsForm(Parsed):
     lost_tricks: int | None = None
 
 
-def parse_results(form: MultiDict[str, str], table: Table, number: int, seats: tuple[int, ...]) -> ResultsForm:
+def parse_results(form: MultiDict[str, str], table: Setup, number: int, seats: tuple[int, ...]) -> ResultsForm:
     """Read the results of `seats` (a phone: its own; the host: everyone) and the tricks nobody won."""
     result = ResultsForm()
     if "lost_tricks" in form:
@@ -142,7 +142,7 @@ class HandForm(Parsed):
     hand: Hand | None = None
 
 
-def parse_correction(form: MultiDict[str, str], table: Table, number: int, cards: int) -> HandForm:
+def parse_correction(form: MultiDict[str, str], table: Setup, number: int, cards: int) -> HandForm:
     """Read the correction form of hand `number`: its cards, bids, results and lost tricks.
 
     Harry the Giant's change is a separate −1/+1 choice applied to the bid as revealed.

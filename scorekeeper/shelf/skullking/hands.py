@@ -8,11 +8,11 @@ from typing import Any
 
 from ...kinds import Started
 from . import rules
-from .rules import Entry, Hand, Table
+from .rules import Entry, Hand, Setup
 from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_data, opening
 
 
-def cards_of_hand(table: Table, number: int) -> int | None:
+def cards_of_hand(table: Setup, number: int) -> int | None:
     """The cards dealt in hand `number`; None when the game has no such hand (it is over)."""
     planned = rules.cards_per_hand(table)
     return planned[number - 1] if number <= len(planned) else None
@@ -26,7 +26,7 @@ def entered(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
             "loaded": entry.shot is not None}
 
 
-def started(table: Table, hands: list[Hand]) -> Started:
+def started(table: Setup, hands: list[Hand]) -> Started:
     """A new game's hands (an imported pad's, their bids and loads as the table's secret entries, all shown), then
     the next hand open to be bid, unless they end the game: what the table stores of it."""
     positions = {name: position for position, name in enumerate(table.players)}

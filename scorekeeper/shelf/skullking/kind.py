@@ -1,4 +1,4 @@
-"""Skull King on the table: its setup (the rules' `Table`), its plays (the hands), its pad file and statistics.
+"""Skull King on the table: its setup (the rules' `Setup`), its plays (the hands), its pad file and statistics.
 
 The table machinery asks this of Skull King as of any game (`shelf.GameKind`); its hands are
 the table's plays (`storage.py`, `hands.py`) and its pages are its own (`views.py`: the hand; `scorepad.py`:
@@ -21,7 +21,7 @@ from ...views.pushed import GAME
 from ...views.pushed import pages_of as pushed_pages_of
 from . import NAME, forms, hands, pad, reading, rules, storage, words
 from .feats import summary
-from .rules import Hand, Table
+from .rules import Hand, Setup
 from .sheet import sheet
 
 
@@ -64,7 +64,7 @@ class SkullKing:
 
         return [trick]
 
-    def setup_from_form(self, form: Any) -> NewMatch[Table]:
+    def setup_from_form(self, form: Any) -> NewMatch[Setup]:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
         parsed = forms.parse_new_game(form)
         return NewMatch(parsed.table, list(parsed.problems), parsed.names)
@@ -73,7 +73,7 @@ class SkullKing:
         """Its form's title, and the round structures it offers."""
         return {"title": gettext("New game"), "rounds": rules.ROUND_STRUCTURES}
 
-    def form_fields(self, table: Table) -> list[tuple[str, str]]:
+    def form_fields(self, table: Setup) -> list[tuple[str, str]]:
         """The new-game form filled in for another game with the same table; the next player deals first."""
         options = table.options.to_document(table.ruleset).items()
         return [("ruleset", table.ruleset), *(("player", name) for name in table.players),
@@ -81,16 +81,16 @@ class SkullKing:
                 *((key, "on") for key, value in options if value is True),
                 *((key, value) for key, value in options if isinstance(value, str))]
 
-    def columns(self, table: Table) -> tuple[list[str], dict[str, Any]]:
+    def columns(self, table: Setup) -> tuple[list[str], dict[str, Any]]:
         """The seats' names, and the ruleset, first dealer and options as the game's columns."""
         return list(table.players), {"ruleset": table.ruleset, "first_dealer": table.first_dealer,
                                      "options": table.options.to_document(table.ruleset)}
 
-    def setup_of(self, game: Any) -> Table:
+    def setup_of(self, game: Any) -> Setup:
         """The rules' table of a stored game."""
         return reading.table_of(game)
 
-    def rematch(self, table: Table) -> Table:
+    def rematch(self, table: Setup) -> Setup:
         """The same table and rules again; the next player deals first."""
         return replace(table, first_dealer=(table.first_dealer + 1) % len(table.players))
 
@@ -98,36 +98,36 @@ class SkullKing:
         """A game's name in lists: its ruleset's."""
         return words.ruleset_name(game.ruleset)
 
-    def read_pad(self, doc: object, check: bool = False) -> tuple[Table, list[Hand]]:
+    def read_pad(self, doc: object, check: bool = False) -> tuple[Setup, list[Hand]]:
         """A pad file's table and hands; PadError with every problem."""
         found = pad.read_pad(doc, check)
         return found.table, list(found.hands)
 
-    def write_pad(self, table: Table, played: Sequence[Hand]) -> dict[str, Any]:
+    def write_pad(self, table: Setup, played: Sequence[Hand]) -> dict[str, Any]:
         """The pad file, with points and totals."""
         return pad.write_pad(table, list(played))
 
-    def write_csv(self, table: Table, played: Sequence[Hand]) -> str:
+    def write_csv(self, table: Setup, played: Sequence[Hand]) -> str:
         """The pad as CSV: a row per hand and player, with bids, tricks, bonuses, points and running total."""
         return pad.write_csv(pad.write_pad(table, list(played)))
 
-    def finished(self, table: Table, played: Sequence[Hand]) -> bool:
+    def finished(self, table: Setup, played: Sequence[Hand]) -> bool:
         """Whether every hand of the game is played and scored."""
         return len(played) == len(rules.cards_per_hand(table)) and all(h.finished for h in played)
 
-    def summary(self, table: Table, played: Sequence[Hand]) -> dict[str, Any]:
+    def summary(self, table: Setup, played: Sequence[Hand]) -> dict[str, Any]:
         """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
         return summary(table, played)
 
-    def bg_stats_game(self, table: Table) -> tuple[str, int | None, int]:
+    def bg_stats_game(self, table: Setup) -> tuple[str, int | None, int]:
         """The game as BG Stats knows it; who led the first trick (left of the first dealer) started."""
         return (*self.BG_STATS, (table.first_dealer + 1) % len(table.players))
 
-    def start(self, table: Table, played: Sequence[Hand]) -> Started:
+    def start(self, table: Setup, played: Sequence[Hand]) -> Started:
         """A new game's hands: an imported pad's, and the next one open to bid."""
         return hands.started(table, list(played))
 
-    def rules_context(self, table: Table) -> dict[str, Any]:
+    def rules_context(self, table: Setup) -> dict[str, Any]:
         """Its rules page: the cards, what beats what and the points of this table's rules and options."""
         return sheet(table)
 
@@ -136,5 +136,5 @@ class SkullKing:
         return [reading.hand_of(game, r) for r in reading.hands(game) if not r.phase.is_secret]
 
 
-# Typed as the interface: mypy checks that Skull King is a kind whose setup is a `Table` and whose plays are `Hand`s.
-SKULL_KING: GameKind[Table, Hand] = SkullKing()
+# Typed as the interface: mypy checks that Skull King is a kind whose setup is a `Setup` and whose plays are `Hand`s.
+SKULL_KING: GameKind[Setup, Hand] = SkullKing()

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...padfile import PadError, Reader, inert_cell, is_whole, json_kind, shown
 from . import rules
-from .rules import N_, Entry, Hand, Options, Problem, Table
+from .rules import N_, Entry, Hand, Options, Problem, Setup
 
 FORMAT = "skull-king-pad"
 VERSION = 1
@@ -32,7 +32,7 @@ UNFINISHED_ENTRY_KEYS = ("player", "bid", "shot")
 class Pad:
     """A read pad: the table, its hands, and the points and totals it claimed."""
 
-    table: Table
+    table: Setup
     hands: list[Hand]
     # Points claimed per player, by hand number: hands refused on reading are absent.
     claimed_points: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -62,7 +62,7 @@ class _PadReader(Reader):
         first_dealer = self.read_first_dealer(doc, players)
         if first_dealer is None:
             return None
-        table = Table(ruleset, tuple(players), options, first_dealer)
+        table = Setup(ruleset, tuple(players), options, first_dealer)
         table_problems = rules.validate_table(table)
         self.extend(table_problems)
         if table_problems:
@@ -139,7 +139,7 @@ class _PadReader(Reader):
             return None
         return players.index(name)
 
-    def read_hand(self, table: Table, number: int, raw: object, last: bool
+    def read_hand(self, table: Setup, number: int, raw: object, last: bool
                   ) -> tuple[Hand | None, dict[str, int]]:
         claimed: dict[str, int] = {}
         if not isinstance(raw, dict):
@@ -174,7 +174,7 @@ class _PadReader(Reader):
             return None, claimed
         return hand, claimed
 
-    def read_entry(self, table: Table, number: int, position: int, raw: object
+    def read_entry(self, table: Setup, number: int, position: int, raw: object
                    ) -> tuple[Entry | None, int | None]:
         if not isinstance(raw, dict):
             self.add(N_("entry %(position)d must be an object, not %(value)s."), number,
@@ -215,7 +215,7 @@ class _PadReader(Reader):
                       bid_changed_from=changed)
         return entry, points
 
-    def read_bonuses(self, table: Table, number: int, who: tuple[str, ...], raw: object
+    def read_bonuses(self, table: Setup, number: int, who: tuple[str, ...], raw: object
                      ) -> dict[str, int] | None:
         if not isinstance(raw, dict):
             self.add(N_("%(names)s: “bonuses” must be an object of counts, not %(value)s."),
@@ -233,7 +233,7 @@ class _PadReader(Reader):
                 bonuses[key] = value
         return bonuses
 
-    def read_totals(self, table: Table, raw: object) -> dict[str, int] | None:
+    def read_totals(self, table: Setup, raw: object) -> dict[str, int] | None:
         if not isinstance(raw, dict):
             self.add(N_("“totals” must be an object of player names and numbers, not %(value)s."),
                      value=shown(raw))
@@ -293,13 +293,13 @@ def check_claims(pad: Pad, with_totals: bool = True) -> list[Problem]:
     return problems
 
 
-def totals_of(table: Table, hands: list[Hand]) -> dict[str, int]:
+def totals_of(table: Setup, hands: list[Hand]) -> dict[str, int]:
     """Each player's total over the finished hands."""
     running = rules.running_totals(table, hands)
     return running[-1] if running else dict.fromkeys(table.players, 0)
 
 
-def entry_document(table: Table, entry: Entry, points: int | None) -> dict[str, Any]:
+def entry_document(table: Setup, entry: Entry, points: int | None) -> dict[str, Any]:
     """One entry as the pad file writes it; `points` None for an unfinished hand."""
     doc: dict[str, Any] = {"player": entry.player, "bid": entry.bid}
     if entry.tricks is not None:
@@ -320,7 +320,7 @@ def entry_document(table: Table, entry: Entry, points: int | None) -> dict[str, 
     return doc
 
 
-def write_pad(table: Table, hands: list[Hand]) -> dict[str, Any]:
+def write_pad(table: Setup, hands: list[Hand]) -> dict[str, Any]:
     """The pad document for a game, with points and totals computed by the rules.
 
     The caller passes only hands whose bids the table has seen revealed.

@@ -15,7 +15,7 @@ from functools import partial
 from ...games import AnyGame, GameState, PlayState, cache
 from ...standings import Standing, leaderboard
 from . import NAME, rules
-from .rules import Entry, Hand, Options, Problem, Table
+from .rules import Entry, Hand, Options, Problem, Setup
 from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_row, phase_of
 
 
@@ -123,9 +123,9 @@ def hand_at(game: GameState, number: int) -> HandState | None:
     return found[number - 1] if 1 <= number <= len(found) else None
 
 
-def table_of(game: AnyGame) -> Table:
+def table_of(game: AnyGame) -> Setup:
     """The rules' view of a game's table."""
-    return Table(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options),
+    return Setup(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options),
                  game.first_dealer)
 
 
@@ -191,7 +191,7 @@ def must_bid_again(game: GameState, record: HandState) -> list[str]:
     return [game.seats[s].name for s in sorted(cleared) if not record.entries[s].ready]
 
 
-def schedule(game: AnyGame, table: Table | None = None) -> tuple[int, ...]:
+def schedule(game: AnyGame, table: Setup | None = None) -> tuple[int, ...]:
     """Cards per hand for the whole game."""
     return rules.cards_per_hand(table or table_of(game))
 
@@ -234,7 +234,7 @@ class PadRow:
     lost_tricks: int = 0
 
 
-def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
+def pad_rows(game: GameState, table: Setup | None = None) -> list[PadRow]:
     """The score pad: finished hands with points and running totals, then the hand in play.
 
     A hand still being bid shows no bids: they are secret until revealed. A hand in play
@@ -258,14 +258,14 @@ def pad_rows(game: GameState, table: Table | None = None) -> list[PadRow]:
     return rows
 
 
-def _scored_row(game: GameState, table: Table, record: HandState,
+def _scored_row(game: GameState, table: Setup, record: HandState,
                 totals: dict[str, int]) -> tuple[PadRow, tuple[int, ...]]:
     """A scored hand's row of the pad, and the totals after it."""
     row = _pad_row(game, table, record, totals)
     return row, tuple(totals.values())
 
 
-def _pad_row(game: GameState, table: Table, record: HandState, totals: dict[str, int]) -> PadRow:
+def _pad_row(game: GameState, table: Setup, record: HandState, totals: dict[str, int]) -> PadRow:
     """One hand's row of the pad after the `totals` before it; a scored hand adds its points to them."""
     hand = hand_of(game, record)
     if record.phase == Phase.SCORED:

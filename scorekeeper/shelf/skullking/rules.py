@@ -171,7 +171,7 @@ class Options:
 
 
 @dataclass(frozen=True)
-class Table:
+class Setup:
     """Who plays, in seat order, under which rules, and which seat deals the first hand."""
 
     ruleset: str
@@ -226,7 +226,7 @@ class Hand:
 # --- cards per hand ---------------------------------------------------------------
 
 
-def deck_size(table: Table) -> int:
+def deck_size(table: Setup) -> int:
     """The cards in play: the ruleset's deck; with the Expansion Pack its 19 cards (6 fewer for two players) and,
     then only, the advanced cards too (without it the 70-card rule stands, so games made before keep their deal)."""
     size = table.spec.deck_size
@@ -236,12 +236,12 @@ def deck_size(table: Table) -> int:
     return size
 
 
-def max_cards(table: Table) -> int:
+def max_cards(table: Setup) -> int:
     """Most cards each player can be dealt: the deck shared out evenly."""
     return deck_size(table) // max(len(table.players), 1)
 
 
-def cards_per_hand(table: Table) -> tuple[int, ...]:
+def cards_per_hand(table: Setup) -> tuple[int, ...]:
     """Cards dealt in each hand of the game, before any host override."""
     rounds = table.options.rounds
     planned = rounds if isinstance(rounds, tuple) else ROUND_STRUCTURES[rounds]
@@ -249,12 +249,12 @@ def cards_per_hand(table: Table) -> tuple[int, ...]:
     return tuple(min(n, cap) for n in planned)
 
 
-def dealer_index(table: Table, hand_number: int) -> int:
+def dealer_index(table: Setup, hand_number: int) -> int:
     """Seat of the dealer of hand `hand_number` (1-based); the deal moves left."""
     return (table.first_dealer + hand_number - 1) % len(table.players)
 
 
-def leader_index(table: Table, hand_number: int) -> int:
+def leader_index(table: Setup, hand_number: int) -> int:
     """Seat of the player who leads the first trick: left of the dealer."""
     return (table.first_dealer + hand_number) % len(table.players)
 
@@ -262,14 +262,14 @@ def leader_index(table: Table, hand_number: int) -> int:
 # --- scoring ------------------------------------------------------------------------
 
 
-def capture_bonus(table: Table, entry: Entry, kinds: Iterable[str] | None = None) -> int:
+def capture_bonus(table: Setup, entry: Entry, kinds: Iterable[str] | None = None) -> int:
     """Points the entry's captured cards (of `kinds`, else all) are worth if the bid is made."""
     values = table.spec.bonus_values
     return sum(values.get(kind, 0) * count for kind, count in entry.bonuses.items()
                if kinds is None or kind in kinds)
 
 
-def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[int, int]:
+def _points_parts(table: Setup, cards: int, entry: Entry, made: bool) -> tuple[int, int]:
     """(points for the bid, bonus points earned) before Loot and wagers."""
     bid, tricks = entry.bid or 0, entry.tricks or 0
     bonus = capture_bonus(table, entry)
@@ -290,7 +290,7 @@ def _points_parts(table: Table, cards: int, entry: Entry, made: bool) -> tuple[i
     return (BID_MADE_PER_TRICK * bid, bonus) if made else (-MISSED_PER_TRICK * abs(tricks - bid), 0)
 
 
-def _hand_parts(table: Table, hand: Hand) -> dict[str, tuple[int, int]]:
+def _hand_parts(table: Setup, hand: Hand) -> dict[str, tuple[int, int]]:
     made = {e.player: e.tricks == e.bid for e in hand.entries}
     parts = {}
     for entry in hand.entries:
@@ -308,17 +308,17 @@ def _hand_parts(table: Table, hand: Hand) -> dict[str, tuple[int, int]]:
     return parts
 
 
-def score_hand(table: Table, hand: Hand) -> dict[str, int]:
+def score_hand(table: Setup, hand: Hand) -> dict[str, int]:
     """Points of each player for a finished, valid hand."""
     return {player: base + bonus for player, (base, bonus) in _hand_parts(table, hand).items()}
 
 
-def bonus_points(table: Table, hand: Hand) -> dict[str, int]:
+def bonus_points(table: Setup, hand: Hand) -> dict[str, int]:
     """The part of each player's points that bonuses earned (captures, Loot, wagers won)."""
     return {player: bonus for player, (_, bonus) in _hand_parts(table, hand).items()}
 
 
-def provisional_points(table: Table, hand: Hand) -> dict[str, int]:
+def provisional_points(table: Setup, hand: Hand) -> dict[str, int]:
     """Points each player with a result so far would score if the hand ended now.
 
     A player with no tricks given yet is left out: nobody loses points before saying anything.
@@ -344,7 +344,7 @@ def provisional_points(table: Table, hand: Hand) -> dict[str, int]:
     return {p: v for p, v in score_hand(table, so_far).items() if p in entered}
 
 
-def running_totals(table: Table, hands: Iterable[Hand]) -> list[dict[str, int]]:
+def running_totals(table: Setup, hands: Iterable[Hand]) -> list[dict[str, int]]:
     """Each player's total after each finished hand, in order."""
     totals = dict.fromkeys(table.players, 0)
     result = []
@@ -360,7 +360,7 @@ def running_totals(table: Table, hands: Iterable[Hand]) -> list[dict[str, int]]:
 # --- validation ---------------------------------------------------------------------
 
 
-def validate_table(table: Table) -> list[Problem]:
+def validate_table(table: Setup) -> list[Problem]:
     """Every problem with the players, ruleset and options, all at once."""
     problems: list[Problem] = []
     if table.ruleset not in SPECS:
@@ -414,7 +414,7 @@ def _cards_problem(number: int, cards: int, count: int, cap: int) -> Problem:
         {"cards": cards, "count": count, "cap": cap}, hand=number)
 
 
-def bonus_refusal(table: Table, kind: str) -> tuple[str, dict[str, object]] | None:
+def bonus_refusal(table: Setup, kind: str) -> tuple[str, dict[str, object]] | None:
     """Why `kind` is no bonus of `table`'s game (one of the Expansion Pack's without it, or none of its ruleset's):
     a template about a player and its values; None if it is one."""
     if kind in EXPANSION_BONUSES and not table.expansion:
@@ -426,20 +426,20 @@ def bonus_refusal(table: Table, kind: str) -> tuple[str, dict[str, object]] | No
     return None
 
 
-def sea_monsters(table: Table) -> int:
+def sea_monsters(table: Setup) -> int:
     """The sea monsters Davy Jones' Locker can destroy in a hand: the Stingray, and with the advanced cards the
     Kraken and the White Whale."""
     return 3 if table.options.advanced_cards else 1
 
 
-def lost_tricks_allowed(table: Table) -> bool:
+def lost_tricks_allowed(table: Setup) -> bool:
     """Whether a hand may have tricks nobody won (Kraken, White Whale, the ghost; with the Expansion Pack a Stingray
     trick of specials only, or a trick of cards that cannot win)."""
     modern_advanced = table.ruleset == "modern" and table.options.advanced_cards
     return modern_advanced or table.expansion or len(table.players) == 2
 
 
-def validate_hand(table: Table, number: int, hand: Hand, in_play: bool = False) -> list[Problem]:
+def validate_hand(table: Setup, number: int, hand: Hand, in_play: bool = False) -> list[Problem]:
     """Every problem with hand `number`, all at once; an empty list means valid.
 
     A hand still being played (`in_play`, or some tricks not given) is checked as
@@ -453,7 +453,7 @@ def validate_hand(table: Table, number: int, hand: Hand, in_play: bool = False) 
 class _HandChecker:
     """Collects the problems of one hand; one method per rule family."""
 
-    def __init__(self, table: Table, number: int, hand: Hand, in_play: bool):
+    def __init__(self, table: Setup, number: int, hand: Hand, in_play: bool):
         self.table, self.number, self.hand, self.in_play = table, number, hand, in_play
         self.spec = table.spec
         self.modern = table.ruleset == "modern"

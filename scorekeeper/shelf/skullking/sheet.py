@@ -38,7 +38,7 @@ def _judged(ruleset: str, written: str, expansion: bool = False) -> Example:
     return Example(", ".join(card_label(card) for card in cards), reason_in_words(judgement.reason))
 
 
-def sheet(table: rules.Table) -> dict[str, Any]:
+def sheet(table: rules.Setup) -> dict[str, Any]:
     """What the rules page shows of a game under `table`'s rules and options."""
     modern = table.ruleset == "modern"
     options = table.options

@@ -158,7 +158,7 @@ def clashes_of(seen: games.GameState, record: HandState, seen_by: Actor) -> list
     return [p for p in reading.clashes(seen, record) if name in p.players]
 
 
-def bonus_max(table: rules.Table) -> dict[str, int]:
+def bonus_max(table: rules.Setup) -> dict[str, int]:
     """The most of each counted capture one player can have in one hand, for the card's counters."""
     in_trick = len(table.players) - 1
     return {rules.PIRATES_BY_SKULL_KING: min(table.spec.pirates, in_trick),
@@ -289,7 +289,7 @@ def hand(public_id: str, number: int) -> ResponseReturnValue:
     return after(outcome, form=request.form if me.is_host else None, typed=typed)
 
 
-def correct(game: games.GameState, record: HandState, table: rules.Table) -> ResponseReturnValue:
+def correct(game: games.GameState, record: HandState, table: rules.Setup) -> ResponseReturnValue:
     """The host's correction of a scored hand; the pad follows."""
     public_id = game.public_id
     parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)

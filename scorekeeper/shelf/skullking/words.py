@@ -51,7 +51,7 @@ def bids_text(entries: Sequence[rules.Entry]) -> str:
     return join_names([f"{e.player} {e.bid}" for e in entries])
 
 
-def lost_trick_causes(table: rules.Table) -> str:
+def lost_trick_causes(table: rules.Setup) -> str:
     """What can leave a trick won by nobody in this game, as a list to read beside "Tricks nobody won"."""
     causes = []
     if table.ruleset == "modern" and table.options.advanced_cards:

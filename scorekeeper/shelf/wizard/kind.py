@@ -42,10 +42,10 @@ TITLE = N_("Wizard")
 TEMPLATE = "wizard/round.html"
 NEW_TEMPLATE = "wizard/new.html"
 # Its style sheet ships in the package, beside its code.
-ASSETS = (("wizard.static", "wizard.css"),)
+ASSETS: tuple[tuple[str, str], ...] = (("wizard.static", "wizard.css"),)
 RULES_TEMPLATE = "wizard/rules.html"
 # With secret bids, each phone's bid of a round is its own until the count shows them all.
-SECRETS = ("bid",)
+SECRETS: tuple[str, ...] = ("bid",)
 BID = "bid"
 
 
