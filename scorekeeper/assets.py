@@ -7,7 +7,7 @@ import hashlib
 import mimetypes
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import brotli
@@ -111,31 +111,44 @@ def send_asset(folder: str, filename: str, bundles: Mapping[str, Sequence[str]] 
     return response.make_conditional(request)
 
 
+def static_folders(app: Flask) -> dict[str, str]:
+    """Each static endpoint of `app` and its folder: the table's (`static`), and each game's (`<game>.static`)."""
+    assert app.static_folder is not None
+    folders = {"static": app.static_folder}
+    for name, blueprint in app.blueprints.items():
+        if blueprint.static_folder is not None:
+            folders[f"{name}.static"] = blueprint.static_folder
+    return folders
+
+
 def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> None:
-    """Serve `static/` through `send_asset`, with `bundles` (a name for files under it served as one, in order),
-    and give every static URL its content's fingerprint."""
-    folder = app.static_folder
-    assert folder is not None
+    """Serve the table's `static/` and every game's through `send_asset`, with `bundles` (a name for files under
+    the table's served as one, in order), and give every static URL its content's fingerprint. Called once every
+    game's Blueprint is registered."""
     kept = dict(bundles or {})
     app.extensions["asset_bundles"] = kept
-    app.view_functions["static"] = lambda filename: send_asset(folder, filename, kept)
+    folders = static_folders(app)
+    bundles_of = {endpoint: kept if endpoint == "static" else {} for endpoint in folders}
+    for endpoint, folder in folders.items():
+        app.view_functions[endpoint] = partial(send_asset, folder, bundles=bundles_of[endpoint])
 
     # A file's fingerprint, once per process: a page names the frame's script (eight files) and its sheets each time
     # it is drawn. While debugging, files change under the running app: looked at each time.
-    fingerprints: dict[str, str] = {}
+    fingerprints: dict[tuple[str, str], str] = {}
 
     @app.url_defaults
     def fingerprint_static(endpoint: str, values: dict[str, object]) -> None:
-        if endpoint != "static" or "filename" not in values or "v" in values:
+        folder = folders.get(endpoint)
+        if folder is None or "filename" not in values or "v" in values:
             return
         filename = values["filename"]
         if not isinstance(filename, str):
             return
-        fingerprint = fingerprints.get(filename)
+        fingerprint = fingerprints.get((endpoint, filename))
         if fingerprint is None:
-            asset = asset_at(folder, filename, kept)
+            asset = asset_at(folder, filename, bundles_of[endpoint])
             fingerprint = asset.fingerprint if asset is not None else None
             if not app.debug and fingerprint is not None:
-                fingerprints[filename] = fingerprint
+                fingerprints[endpoint, filename] = fingerprint
         if fingerprint is not None:
             values["v"] = fingerprint

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from cattrs import Converter
-from flask import current_app
+from flask import Blueprint, current_app
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .access import Actor
@@ -261,6 +262,7 @@ class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
     Its closed plays (`PlayT`) and its open play's draft (`DraftT`) are dataclasses of its own, stored as JSON by
     their codecs (`PLAY`, `DRAFT`). A module; `OnPlays` makes it a `GameKind`."""
 
+    __name__: str  # its module's: the package beside it is the game's folder (`game_folder`)
     NAME: str
     FORMAT: str
     TITLE: str
@@ -311,7 +313,9 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         return self.rules
 
     def init_app(self, app: Flask) -> None:
-        """Nothing: the table draws its one screen (`views.plays`), the words are in its templates."""
+        """Its folder on the app (its templates and static files, `game_folder`); the table draws its one screen
+        (`views.plays`)."""
+        app.register_blueprint(game_folder(self.NAME, self.rules.__name__))
 
     def commands(self) -> Sequence[click.Command]:
         """None: the pad file's `scorekeeper score` is the table's."""
@@ -439,6 +443,21 @@ class Shelf:
 
 
 EXTENSION = "scorekeeper.kinds"
+
+
+def game_folder(name: str, import_name: str) -> Blueprint:
+    """A game's Blueprint over its package's folder (that of the module `import_name`): its templates in its own
+    `templates/<package>/`, its static files in its own `static/`, served under `/static/<package>/` (beside the
+    table's, so the phones' service worker keeps them as the table's), as the endpoint `<name>.static`."""
+    blueprint = Blueprint(blueprint_name(name), import_name, template_folder="templates", static_folder="static")
+    blueprint.static_url_path = f"/static/{Path(blueprint.root_path).name}"
+    return blueprint
+
+
+def blueprint_name(name: str) -> str:
+    """The name of the Blueprint of the game called `name` (a Python name: `-` becomes `_`); its static files are
+    the endpoint `<that name>.static`."""
+    return name.replace("-", "_")
 
 
 def init_app(app: Flask, kinds: Iterable[GameKind[Any, Any]]) -> Shelf:

@@ -12,6 +12,8 @@ from flask import Flask, url_for
 from flask_babel import force_locale, get_translations
 from sqlalchemy.orm import configure_mappers
 
+from .assets import static_folders
+
 
 def warm_up(app: Flask) -> None:
     """Do what a new process's first requests would otherwise do while players wait (a few hundred milliseconds,
@@ -32,11 +34,14 @@ def warm_up(app: Flask) -> None:
             locale.date_formats  # noqa: B018
         bundles: Mapping[str, Sequence[str]] = app.extensions.get("asset_bundles", {})
         in_bundles = {part for parts in bundles.values() for part in parts}
-        assert app.static_folder is not None
-        static = Path(app.static_folder)
-        files = [path.relative_to(static).as_posix() for path in sorted(static.rglob("*")) if path.is_file()]
-        for filename in [*bundles, *(name for name in files if name not in in_bundles)]:
-            url_for("static", filename=filename)
+        files = []
+        for endpoint, folder in static_folders(app).items():
+            static = Path(folder)
+            names = [path.relative_to(static).as_posix() for path in sorted(static.rglob("*")) if path.is_file()]
+            files += names
+            table = endpoint == "static"
+            for filename in [*(bundles if table else ()), *(n for n in names if not (table and n in in_bundles))]:
+                url_for(endpoint, filename=filename)
     app.logger.info("process %d ready: warmed up in %.2f s (%d templates, %d languages, %d static files)",
                     os.getpid(), time.monotonic() - started, len(app.jinja_env.list_templates()),
                     len(app.config["LANGUAGES"]), len(files))

@@ -7,7 +7,7 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from scorekeeper.glossary import GLOSSARY
+from scorekeeper.shelf.skullking.glossary import GLOSSARY
 from tests.test_translations import TRANSLATIONS
 
 # Pad-file messages quote the file's own values ("shot": grapeshot or cannonball), which stay as written.

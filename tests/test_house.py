@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from flask import Flask, url_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
@@ -27,11 +28,10 @@ def games_on_the_shelf() -> dict[str, set[str]]:
 
 
 def naming_command(games: dict[str, set[str]]) -> str:
-    """A search for where a game is named outside its own package (its templates and static files, the registry
-    that lists the games, the catalogs and migrations aside), case-insensitively."""
+    """A search for where a game is named outside its own package (which holds its templates and static files; the
+    registry that lists the games, the catalogs and migrations aside), case-insensitively."""
     names = "|".join(sorted({name for spellings in games.values() for name in spellings}))
-    outside = [f"':!{where}/{folder}'" for folder in sorted(games)
-               for where in ("scorekeeper/shelf", "templates", "static")]
+    outside = [f"':!scorekeeper/shelf/{folder}'" for folder in sorted(games)]
     outside += ["':!scorekeeper/shelf/__init__.py'", "':!scorekeeper/translations'", "':!scorekeeper/migrations'"]
     return f'git grep -niE "{names}" -- scorekeeper templates static {" ".join(outside)}'
 
@@ -60,9 +60,32 @@ def test_no_game_is_named_outside_its_own_package(checkout: Path) -> None:
 def test_the_command_does_find_a_game_named_elsewhere(checkout: Path) -> None:
     """Without one game's exclusions, the same search lists its package: it searches where it should."""
     command = naming_command(games_on_the_shelf())
-    found = run(command.replace(" ':!scorekeeper/shelf/skullking'", "").replace(" ':!templates/skullking'", ""),
-                checkout)
-    assert "scorekeeper/shelf/skullking/" in found and "templates/skullking/" in found
+    found = run(command.replace(" ':!scorekeeper/shelf/skullking'", ""), checkout)
+    assert "scorekeeper/shelf/skullking/kind.py" in found and "scorekeeper/shelf/skullking/templates/" in found
+
+
+def test_a_game_s_templates_and_static_files_are_in_its_own_package(app: Flask) -> None:
+    """Each game's pages are drawn from templates in its package, and its own styles and scripts are served from
+    its package's `static/` (its Blueprint's), for every registered game."""
+    from scorekeeper.kinds import blueprint_name
+    from scorekeeper.shelf import INSTALLED
+
+    games = games_on_the_shelf()
+    for kind in INSTALLED:
+        folder = PACKAGE / "shelf" / next(name for name, spellings in games.items() if kind.NAME in spellings)
+        rules = kind.played_rules
+        templates = [kind.NEW_TEMPLATE, kind.RULES_TEMPLATE, *([rules.TEMPLATE] if rules is not None else [])]
+        for name in templates:
+            _, filename, _ = app.jinja_env.loader.get_source(app.jinja_env, name)
+            assert Path(filename).resolve().is_relative_to(folder), (kind.NAME, name, filename)
+        own = f"{blueprint_name(kind.NAME)}.static"
+        for endpoint, filename in kind.ASSETS:
+            assert endpoint == own, (kind.NAME, endpoint)
+            assert (Path(app.blueprints[blueprint_name(kind.NAME)].static_folder) / filename).is_file()
+            assert Path(app.blueprints[blueprint_name(kind.NAME)].static_folder).resolve().is_relative_to(folder)
+        with app.test_request_context():
+            for endpoint, filename in kind.ASSETS:
+                assert url_for(endpoint, filename=filename).startswith(f"/static/{folder.name}/")
 
 
 def imports_of(path: Path, module: str) -> set[str]:

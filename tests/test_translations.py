@@ -37,7 +37,8 @@ def catalog(language: str, folder: Path = TRANSLATIONS):
 
 def message_ids() -> set[str]:
     """Every message the code and the templates use, extracted afresh."""
-    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
+    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2"),
+                  ("scorekeeper/shelf/**/templates/**.html", "jinja2")]
     found = set()
     for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)

@@ -1,9 +1,9 @@
 """The games on the shelf, each an add-on package: Skull King, Skip-Bo, Dracula, the free pad and Wizard.
 
-Each package brings its rules (plain values in and out), its pad file, its storage, its pages
-and their templates (`templates/<game>/`), as a `scorekeeper.kinds.GameKind`. The table knows
-none of them: `create_app` offers the kinds listed here. Adding a game is adding its package
-and naming it in the one line below.
+Each package brings its rules (plain values in and out), its pad file, its storage, its pages, their
+templates and static files (its folder, `kinds.game_folder`), as a `scorekeeper.kinds.GameKind`. The table
+knows none of them: `create_app` offers the kinds listed here. Adding a game is adding its package and naming
+it in the one line below.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ TITLE = N_("Dracula")
 TEMPLATE = "dracula/round.html"
 NEW_TEMPLATE = "dracula/new.html"
 # The coffin's picker, Dracula's own: its style and script.
-ASSETS: tuple[tuple[str, str], ...] = (("static", "dracula/coffin.css"), ("static", "dracula/coffin.js"))
+ASSETS: tuple[tuple[str, str], ...] = (("dracula.static", "coffin.css"), ("dracula.static", "coffin.js"))
 SECRETS: tuple[str, ...] = ()  # every coffin is laid in the open
 RULES_TEMPLATE = "dracula/rules.html"
 # One line of each kind, to read its multiplier from the rules: one suit, one colour, a pair of a suit, none.

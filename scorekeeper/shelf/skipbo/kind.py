@@ -31,7 +31,7 @@ PLAY_WORD = "game"
 TITLE = N_("Skip-Bo match")
 TEMPLATE = "skipbo/match.html"
 NEW_TEMPLATE = "skipbo/new.html"
-ASSETS: tuple[tuple[str, str], ...] = (("static", "skipbo/match.css"),)
+ASSETS: tuple[tuple[str, str], ...] = (("skip_bo.static", "match.css"),)
 SECRETS: tuple[str, ...] = ()  # who went out, and the cards left, are said aloud
 RULES_TEMPLATE = "skipbo/rules.html"
 # A game played is the rules' `GameResult`; the one being entered too, its cards left as far as they are in.

@@ -64,7 +64,7 @@ def expansion_numbers(suit: str, cards: tuple[tricks.Card, ...]) -> list[tricks.
 
 # The judge's styles and its keypad's arrow keys and typed search come with its page alone, not with every phone's
 # first load.
-JUDGE_ASSETS = (("static", "skullking/judge.css"), ("static", "skullking/keypad.js"))
+JUDGE_ASSETS = (("skull_king.static", "judge.css"), ("skull_king.static", "keypad.js"))
 
 
 @bp.get("/games/<public_id>/trick")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import Blueprint, current_app, request, url_for
+from flask import current_app, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
@@ -15,6 +15,7 @@ from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...clock import epoch_ms
 from ...i18n import gettext
+from ...kinds import game_folder
 from ...standings import Standing
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
@@ -28,7 +29,7 @@ from .rules import Problem
 from .storage import Phase
 
 # Skull King's own pages: the hand, its changes, the score pad, the end and the trick judge.
-bp = Blueprint("skull_king", __name__)
+bp = game_folder("skull-king", __name__)
 
 def load_hand(game: games.GameState, number: int) -> HandState:
     """Hand `number` of `game`, or NotFound."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, request
+from flask import request
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
@@ -13,7 +13,7 @@ from ... import kinds, service
 from ...access import Actor
 from ...games import GameState
 from ...i18n import gettext
-from ...kinds import Change, Decided, Denied, Missing, refused
+from ...kinds import Change, Decided, Denied, Missing, game_folder, refused
 from ...problems import N_, Problem
 from ...views.labels import say
 from ...views.rendering import after, not_yours, page
@@ -21,8 +21,8 @@ from ...views.sessions import credentials, load_state, visitor
 from . import kind
 from .rules import Round, Setup, round_problems
 
-# Its own style sheet ships in the package, beside its code.
-bp = Blueprint("wizard", __name__, static_folder="static", static_url_path="/wizard/static")
+# Its folder (templates, style sheet) and the host's correction page.
+bp = game_folder("wizard", __name__)
 
 
 def _entries(form: Any, key: str, count: int) -> tuple[list[int], list[Problem]]:

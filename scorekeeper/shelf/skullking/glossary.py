@@ -1,4 +1,4 @@
-"""The names of the cards and abilities in each language: one word for one thing, on every page.
+"""The names of Skull King's cards and abilities in each language: one word for one thing, on every page.
 
 The translations must use these (a test holds every message to them): a player reads "Loot" in
 the card's heading and "Loot" in the refusal below it, never a second name for the same card.
