@@ -5,9 +5,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 
 import brotli
@@ -121,6 +121,14 @@ def static_folders(app: Flask) -> dict[str, str]:
     return folders
 
 
+def static_view(folder: str, bundles: Mapping[str, Sequence[str]]) -> Callable[[str], Response]:
+    """The view of one static folder: each file (or bundle) through `send_asset`."""
+    def static_file(filename: str) -> Response:
+        return send_asset(folder, filename, bundles)
+
+    return static_file
+
+
 def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> None:
     """Serve the table's `static/` and every game's through `send_asset`, with `bundles` (a name for files under
     the table's served as one, in order), and give every static URL its content's fingerprint. Called once every
@@ -130,7 +138,7 @@ def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> 
     folders = static_folders(app)
     bundles_of = {endpoint: kept if endpoint == "static" else {} for endpoint in folders}
     for endpoint, folder in folders.items():
-        app.view_functions[endpoint] = partial(send_asset, folder, bundles=bundles_of[endpoint])
+        app.view_functions[endpoint] = static_view(folder, bundles_of[endpoint])
 
     # A file's fingerprint, once per process: a page names the frame's script (eight files) and its sheets each time
     # it is drawn. While debugging, files change under the running app: looked at each time.

@@ -15,25 +15,51 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NotRequired, Protocol, TypeAlias, TypedDict, TypeVar, cast
 
 from cattrs import Converter
 from flask import Blueprint, current_app
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .access import Actor
-from .padfile import PadError, read_json, shown, write_rounds_csv
+from .padfile import JSON, JSONObject, PadError, read_json, shown, write_rounds_csv
 from .problems import N_, Problem
 
 if TYPE_CHECKING:
     import click
     from flask import Flask
+    from werkzeug.datastructures import MultiDict
+
+
+# What a template is given to draw a page (or a part of one).
+Context: TypeAlias = dict[str, object]
+# A form as a page posts it.
+Form: TypeAlias = "MultiDict[str, str]"
 
 
 # A game's closed play and its open play's draft, as its rules hold them: without a game's own types, as the table
 # stores them (JSON objects).
-ClosedT = DefaultedTypeVar("ClosedT", default=dict[str, Any])
-DraftT = DefaultedTypeVar("DraftT", default=dict[str, Any])
+ClosedT = DefaultedTypeVar("ClosedT", default=JSONObject)
+DraftT = DefaultedTypeVar("DraftT", default=JSONObject)
+
+
+class Summary(TypedDict):
+    """What a finished game leaves for its crew's statistics (`stats`), kept with it as JSON: its players, their
+    totals and points per play, who won; a game's own figures besides (bids made, bonus points; a free pad's name)."""
+
+    kind: str
+    players: list[str]
+    totals: list[int]
+    winners: list[str]
+    per_hand: list[list[int]]
+    ruleset: NotRequired[str]
+    group: NotRequired[str]
+    name: NotRequired[str]
+    lowest_wins: NotRequired[bool]
+    bids_made: NotRequired[list[int]]
+    zero_bids: NotRequired[list[int]]
+    zero_bids_made: NotRequired[list[int]]
+    bonus: NotRequired[list[int]]
 
 
 @dataclass(frozen=True)
@@ -62,7 +88,7 @@ class Change(Generic[ClosedT, DraftT]):
     collects: tuple[int, str] | None = None
     forget: bool = False
     opens: DraftT | None = None
-    summary: dict[str, Any] | None = None
+    summary: Summary | None = None
     entered_for: tuple[int, ...] = ()
     event: str = "play"
 
@@ -134,24 +160,25 @@ class Codec(Generic[T]):
     def __init__(self, cls: type[T]) -> None:
         self.cls = cls
 
-    def load(self, data: Mapping[str, Any]) -> T:
+    def load(self, data: Mapping[str, object]) -> T:
         """The play a stored JSON object holds."""
         return _CONVERTER.structure(data, self.cls)
 
-    def dump(self, value: T) -> dict[str, Any]:
+    def dump(self, value: T) -> JSONObject:
         """The JSON object the table stores of a play."""
         dumped = _as_json(_CONVERTER.unstructure(value, self.cls))
         assert isinstance(dumped, dict)
         return dumped
 
 
-def _as_json(value: Any) -> Any:
+def _as_json(value: object) -> JSON:
     """A value with every mapping's keys as JSON keeps them (strings) and every sequence a list."""
     if isinstance(value, Mapping):
         return {str(key): _as_json(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_as_json(item) for item in value]
-    return value
+    # What cattrs leaves of a play of plain values: a string, a number, a truth or nothing.
+    return cast(JSON, value)
 
 
 @dataclass(frozen=True)
@@ -160,8 +187,8 @@ class Started:
     entered already (play, seat, name, value: an imported pad's, shown), and the entries it collects first in secret
     (play, name), if any."""
 
-    plays: tuple[tuple[dict[str, Any], bool], ...] = ()
-    secrets: tuple[tuple[int, int, str, Any], ...] = ()
+    plays: tuple[tuple[JSONObject, bool], ...] = ()
+    secrets: tuple[tuple[int, int, str, JSON], ...] = ()
     collects: tuple[int, str] | None = None
 
 
@@ -189,9 +216,45 @@ class Secrets:
         return self.entries.get(name, {})
 
 
+class Seated(Protocol):
+    """A seat of a stored game, as a kind reads it."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class KeptPlay(Protocol):
+    """A play of a stored game as the table keeps it: its JSON object, and whether it is closed."""
+
+    @property
+    def data(self) -> Mapping[str, object]: ...
+    @property
+    def closed(self) -> bool: ...
+
+
+class StoredGame(Protocol):
+    """A stored game as a kind reads its setup from it: the table's state of it (`games.GameState`) or its row."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def options(self) -> Mapping[str, JSON] | None: ...
+    @property
+    def seats(self) -> Sequence[Seated]: ...
+
+
+class PlayedGame(StoredGame, Protocol):
+    """A stored game with its plays, as the table keeps them for every game."""
+
+    @property
+    def plays(self) -> Sequence[KeptPlay]: ...
+
+
 # A kind's own plain values: its setup (players, rules, options) and one of its plays (a hand, a round).
 SetupT = TypeVar("SetupT")
 PlayT = TypeVar("PlayT")
+# A tap on a game's screen as its rules read it (`parse_change`, then `apply`): a value of its own.
+TapT = DefaultedTypeVar("TapT", default=JSONObject)
 
 
 @dataclass
@@ -227,7 +290,7 @@ class GameKind(Protocol[SetupT, PlayT]):
     RULES_TEMPLATE: str
 
     @property
-    def played_rules(self) -> PlayedRules[SetupT, PlayT, Any] | None:
+    def played_rules(self) -> PlayedRules[SetupT, PlayT, Any, Any] | None:
         """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
         ...
 
@@ -239,25 +302,25 @@ class GameKind(Protocol[SetupT, PlayT]):
         """Commands of its own for `scorekeeper`."""
         ...
 
-    def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
-    def new_game_context(self) -> dict[str, Any]: ...
+    def setup_from_form(self, form: Form) -> NewMatch[SetupT]: ...
+    def new_game_context(self) -> Context: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
-    def columns(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]: ...
-    def setup_of(self, game: Any) -> SetupT: ...
+    def columns(self, setup: SetupT) -> tuple[list[str], JSONObject]: ...
+    def setup_of(self, game: StoredGame) -> SetupT: ...
     def rematch(self, setup: SetupT) -> SetupT: ...
-    def label(self, game: Any) -> str: ...
+    def label(self, game: StoredGame) -> str: ...
     def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
-    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> JSONObject: ...
     def write_csv(self, setup: SetupT, plays: Sequence[PlayT]) -> str: ...
     def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
-    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> Summary: ...
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None, int]: ...
     def start(self, setup: SetupT, plays: Sequence[PlayT]) -> Started: ...
-    def played(self, game: Any) -> list[PlayT]: ...
-    def rules_context(self, setup: SetupT) -> dict[str, Any]: ...
+    def played(self, game: PlayedGame) -> list[PlayT]: ...
+    def rules_context(self, setup: SetupT) -> Context: ...
 
 
-class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
+class PlayedRules(Protocol[SetupT, PlayT, DraftT, TapT]):
     """A game whose plays the table keeps and whose one screen it draws: what its form, a tap and its screen mean.
     Its closed plays (`PlayT`) and its open play's draft (`DraftT`) are dataclasses of its own, stored as JSON by
     their codecs (`PLAY`, `DRAFT`). A module; `OnPlays` makes it a `GameKind`."""
@@ -278,37 +341,37 @@ class PlayedRules(Protocol[SetupT, PlayT, DraftT]):
     # Its own style sheets and scripts, (blueprint's static endpoint, file), () when its screen has none.
     ASSETS: tuple[tuple[str, str], ...]
 
-    def setup_from_form(self, form: Any) -> NewMatch[SetupT]: ...
+    def setup_from_form(self, form: Form) -> NewMatch[SetupT]: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
-    def stored(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]: ...
-    def from_stored(self, players: list[str], options: Mapping[str, Any]) -> SetupT: ...
-    def label(self, options: Mapping[str, Any]) -> str: ...
-    def read_pad(self, doc: dict[str, Any], check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
-    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def stored(self, setup: SetupT) -> tuple[list[str], JSONObject]: ...
+    def from_stored(self, players: list[str], options: Mapping[str, JSON]) -> SetupT: ...
+    def label(self, options: Mapping[str, JSON]) -> str: ...
+    def read_pad(self, doc: JSONObject, check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
+    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> JSONObject: ...
     def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
-    def parse_change(self, form: Any) -> dict[str, Any] | None: ...
+    def parse_change(self, form: Form) -> TapT | None: ...
     def apply(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None, actor: Actor,
-              change: Mapping[str, Any], secrets: Secrets) -> Decided[PlayT, DraftT]: ...
+              change: TapT, secrets: Secrets) -> Decided[PlayT, DraftT]: ...
     def context(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None,
-                actor: Actor, secrets: Secrets) -> dict[str, Any]: ...
+                actor: Actor, secrets: Secrets) -> Context: ...
     def card_state(self, setup: SetupT, plays: Sequence[PlayT], draft: DraftT | None,
                    actor: Actor, secrets: Secrets) -> object: ...
-    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]: ...
+    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> Summary: ...
     def bg_stats_game(self, setup: SetupT) -> tuple[str, int | None]: ...
-    def rules_context(self, setup: SetupT) -> dict[str, Any]: ...
+    def rules_context(self, setup: SetupT) -> Context: ...
 
 
-class OnPlays(Generic[SetupT, PlayT, DraftT]):
+class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
     """A game whose plays the table keeps, as a `GameKind`: its rules, and the table's storage of plays."""
 
-    def __init__(self, rules: PlayedRules[SetupT, PlayT, DraftT]) -> None:
+    def __init__(self, rules: PlayedRules[SetupT, PlayT, DraftT, TapT]) -> None:
         self.rules = rules
         self.NAME, self.FORMAT, self.TITLE = rules.NAME, rules.FORMAT, rules.TITLE
         self.NEW_TEMPLATE, self.RULES_TEMPLATE = rules.NEW_TEMPLATE, rules.RULES_TEMPLATE
         self.SECRETS, self.ASSETS = rules.SECRETS, rules.ASSETS
 
     @property
-    def played_rules(self) -> PlayedRules[SetupT, PlayT, DraftT]:
+    def played_rules(self) -> PlayedRules[SetupT, PlayT, DraftT, TapT]:
         """Its rules: the table draws its screen from them."""
         return self.rules
 
@@ -321,11 +384,11 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         """None: the pad file's `scorekeeper score` is the table's."""
         return ()
 
-    def setup_from_form(self, form: Any) -> NewMatch[SetupT]:
+    def setup_from_form(self, form: Form) -> NewMatch[SetupT]:
         """The game its new-game form describes."""
         return self.rules.setup_from_form(form)
 
-    def new_game_context(self) -> dict[str, Any]:
+    def new_game_context(self) -> Context:
         """Nothing besides the form: the form says all."""
         return {}
 
@@ -333,12 +396,12 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         """The new-game form filled in for another game with the same players."""
         return self.rules.form_fields(setup)
 
-    def columns(self, setup: SetupT) -> tuple[list[str], dict[str, Any]]:
+    def columns(self, setup: SetupT) -> tuple[list[str], JSONObject]:
         """The seats' names, and the game's columns: its options (its name stands for its ruleset)."""
         players, options = self.rules.stored(setup)
         return players, {"ruleset": self.NAME, "options": options}
 
-    def setup_of(self, game: Any) -> SetupT:
+    def setup_of(self, game: StoredGame) -> SetupT:
         """The setup of a stored game (a record or its plain values)."""
         return self.rules.from_stored([s.name for s in game.seats], game.options or {})
 
@@ -346,7 +409,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         """The same game again ("New game with these players" asks the form instead)."""
         return setup
 
-    def label(self, game: Any) -> str:
+    def label(self, game: StoredGame) -> str:
         """The game's name in lists."""
         return self.rules.label(game.options or {})
 
@@ -356,7 +419,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         setup, plays = self.rules.read_pad(doc, check)
         return setup, list(plays)
 
-    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]:
+    def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> JSONObject:
         """The pad file, with points."""
         return self.rules.write_pad(setup, plays)
 
@@ -369,7 +432,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         """Whether these plays end the game."""
         return self.rules.finished(setup, plays)
 
-    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> dict[str, Any]:
+    def summary(self, setup: SetupT, plays: Sequence[PlayT]) -> Summary:
         """What a finished game leaves for its crew's statistics."""
         return self.rules.summary(setup, plays)
 
@@ -383,16 +446,16 @@ class OnPlays(Generic[SetupT, PlayT, DraftT]):
         collects = (len(plays) + 1, self.SECRETS[0]) if self.SECRETS else None
         return Started(tuple((self.rules.PLAY.dump(play), True) for play in plays), collects=collects)
 
-    def played(self, game: Any) -> list[PlayT]:
+    def played(self, game: PlayedGame) -> list[PlayT]:
         """The closed plays of a stored game, in order, as its rules hold them."""
         return plays_of(self.rules, game)[0]
 
-    def rules_context(self, setup: SetupT) -> dict[str, Any]:
+    def rules_context(self, setup: SetupT) -> Context:
         """What its rules page shows of this game, from its rules."""
         return self.rules.rules_context(setup)
 
 
-def plays_of(rules: PlayedRules[Any, PlayT, DraftT], game: Any) -> tuple[list[PlayT], DraftT | None]:
+def plays_of(rules: PlayedRules[Any, PlayT, DraftT, Any], game: PlayedGame) -> tuple[list[PlayT], DraftT | None]:
     """A stored game's closed plays in order and its open play's draft (None: no play open), as its rules hold them
     (a record or its plain values)."""
     closed = [rules.PLAY.load(p.data) for p in game.plays if p.closed]
@@ -418,7 +481,7 @@ class Shelf:
     def __iter__(self) -> Iterator[GameKind[Any, Any]]:
         return iter(self.by_name.values())
 
-    def of(self, game: Any) -> GameKind[Any, Any]:
+    def of(self, game: StoredGame) -> GameKind[Any, Any]:
         """The kind of a stored game (a record, its plain values or a summary's row)."""
         return self.by_name[game.kind]
 
@@ -436,7 +499,7 @@ class Shelf:
                                     {"formats": ", ".join(k.FORMAT for k in kinds), "value": shown(found)})])
         return kind, kind.read_pad(doc, check)
 
-    def score_any(self, text: str | bytes) -> dict[str, Any]:
+    def score_any(self, text: str | bytes) -> JSONObject:
         """Read, check and complete a pad file of any game; PadError with every problem."""
         kind, (setup, plays) = self.read_any(text)
         return kind.write_pad(setup, plays)
@@ -472,6 +535,6 @@ def registered() -> Shelf:
     return shelf
 
 
-def kind_of(game: Any) -> GameKind[Any, Any]:
+def kind_of(game: StoredGame) -> GameKind[Any, Any]:
     """The kind of a stored game in the current app (a record, its plain values or a summary's row)."""
     return registered().of(game)

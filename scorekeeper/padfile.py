@@ -11,9 +11,13 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 from .problems import N_, Problem
+
+# A JSON value, as a pad file holds a game and as the table stores a play and a summary.
+JSON: TypeAlias = "str | int | float | bool | None | list[JSON] | dict[str, JSON]"
+JSONObject: TypeAlias = "dict[str, JSON]"
 
 
 class PadError(Exception):
@@ -31,6 +35,16 @@ class PadError(Exception):
 def is_whole(value: object) -> TypeGuard[int]:
     """Whether a JSON value is a whole number (true and false are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_names(value: object) -> TypeGuard[list[str]]:
+    """Whether a JSON value is a list of strings (names, cards)."""
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def is_name_lists(value: object) -> TypeGuard[list[list[str]]]:
+    """Whether a JSON value is a list of lists of strings (teams of names, rows of cards)."""
+    return isinstance(value, list) and all(is_names(item) for item in value)
 
 
 def shown(value: object) -> str:

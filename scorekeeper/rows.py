@@ -184,7 +184,7 @@ class Writes:
     dropped_requests: list[int] = field(default_factory=list)
     turned_away: list[int] = field(default_factory=list)
     purge_before: datetime | None = None
-    finished: tuple[datetime, dict[str, Any] | None] | None = None
+    finished: tuple[datetime, Mapping[str, object] | None] | None = None
 
 
 def write(game_id: int, writes: Writes) -> dict[str, Any]:

@@ -217,7 +217,8 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
             earlier = write.game
             if after and (earlier is None or credentials is None or not identify(earlier, credentials).is_host):
                 raise deny()
-            players, columns = kind.columns(setup)
+            players, kept = kind.columns(setup)
+            columns: dict[str, object] = {**kept}
             public_id, host_key = new_public_id(), secrets.token_urlsafe(24)
             columns.update(kind=kind.NAME, crew=earlier.crew if earlier else new_public_id(),
                            join_code=unused_join_code(), public_id=public_id, host_key_hash=token_hash(host_key),

@@ -51,7 +51,7 @@ _pruned_at = [time.monotonic()]
 class NewGame:
     """A game a change starts: its own row's columns, its players in seat order, and the phone holding each seat."""
 
-    columns: dict[str, Any]
+    columns: dict[str, object]
     players: Sequence[str]
     held: Sequence[str | None]
 

@@ -84,8 +84,13 @@ def test_a_game_s_templates_and_static_files_are_in_its_own_package(app: Flask) 
             assert (Path(app.blueprints[blueprint_name(kind.NAME)].static_folder) / filename).is_file()
             assert Path(app.blueprints[blueprint_name(kind.NAME)].static_folder).resolve().is_relative_to(folder)
         with app.test_request_context():
-            for endpoint, filename in kind.ASSETS:
-                assert url_for(endpoint, filename=filename).startswith(f"/static/{folder.name}/")
+            addresses = [url_for(endpoint, filename=filename) for endpoint, filename in kind.ASSETS]
+        for address in addresses:
+            # Beside the table's, fingerprinted and kept for good as the table's are.
+            assert address.startswith(f"/static/{folder.name}/") and "?v=" in address
+            answer = app.test_client().get(address, headers={"Accept-Encoding": "br"})
+            assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br"
+            assert "immutable" in answer.headers["Cache-Control"]
 
 
 def imports_of(path: Path, module: str) -> set[str]:

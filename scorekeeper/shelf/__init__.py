@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kinds import GameKind, OnPlays, PlayedRules, Shelf
+from ..padfile import JSONObject
 from .dracula import kind as dracula
 from .dracula.rules import Setup as DraculaSetup
 from .freepad import kind as freepad
@@ -22,9 +23,9 @@ from .skullking.kind import SKULL_KING
 from .wizard import WIZARD
 
 # Each typed as the interface with its own setup, plays and drafts: mypy checks every game's rules against it.
-SKIP_BO: PlayedRules[SkipBoSetup, GameResult, GameResult] = skipbo
-DRACULA: PlayedRules[DraculaSetup, dracula.Round, dracula.Round] = dracula
-FREE_PAD: PlayedRules[FreePadSetup, freepad.Round, freepad.Round] = freepad
+SKIP_BO: PlayedRules[SkipBoSetup, GameResult, GameResult, skipbo.Tap] = skipbo
+DRACULA: PlayedRules[DraculaSetup, dracula.Round, dracula.Round, dracula.Tap] = dracula
+FREE_PAD: PlayedRules[FreePadSetup, freepad.Round, freepad.Round, freepad.Tap] = freepad
 
 # The games an app offers unless told otherwise; the first is the one the start page offers first.
 INSTALLED: tuple[GameKind[Any, Any], ...] = (SKULL_KING, OnPlays(SKIP_BO), OnPlays(DRACULA), OnPlays(FREE_PAD), WIZARD)
@@ -35,6 +36,6 @@ def read_any(text: str | bytes, check: bool = True) -> tuple[GameKind[Any, Any],
     return Shelf(INSTALLED).read_any(text, check)
 
 
-def score_any(text: str | bytes) -> dict[str, object]:
+def score_any(text: str | bytes) -> JSONObject:
     """Read, check and complete a pad file of any installed game; PadError with every problem."""
     return Shelf(INSTALLED).score_any(text)

@@ -27,7 +27,7 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
 
 
-def page(template: str, status: int = 200, **context: Any) -> Response:
+def page(template: str, status: int = 200, /, **context: object) -> Response:
     """The whole page, or for htmx just its `main` block."""
     if is_htmx():
         # The header is outside the part swapped in: it names the game of the page all the same.
@@ -46,7 +46,7 @@ def page(template: str, status: int = 200, **context: Any) -> Response:
     return make_response(render_template(template, **context), status)
 
 
-def start_page(template: str, status: int = 200, **context: Any) -> Response:
+def start_page(template: str, status: int = 200, /, **context: object) -> Response:
     """A page around the games (the start page, a new game's form, joining by a code, a crew's page), with their
     styles."""
     return page(template, status, page_assets=START_ASSETS, **context)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ...access import Actor
 from ...i18n import gettext
-from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, Secrets
+from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
+from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -54,9 +55,17 @@ class Round:
 # A round closes as it is entered: no draft stays open between taps.
 PLAY = Codec(Round)
 DRAFT = PLAY
+# The game's setup as the database keeps it: its target beside the two players.
+SETUP = Codec(Setup)
 
 
-def setup_from_form(form: Any) -> NewMatch[Setup]:
+class Tap(TypedDict):
+    """A tap on the round's screen: the coffin's nine cards as typed or tapped, three rows of codes."""
+
+    coffin: list[list[str]]
+
+
+def setup_from_form(form: Form) -> NewMatch[Setup]:
     """The game the new-game form describes: who plays the Queen's way (rows), who the King's, the target."""
     found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:2])
     names = [n for n in found.names if n]
@@ -84,23 +93,23 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
     return [("player", setup.queen), ("player", setup.king), ("target", str(setup.target))]
 
 
-def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+def stored(setup: Setup) -> tuple[list[str], JSONObject]:
     """The seats' names (the Queen's way first) and the options as the database keeps them."""
     return [setup.queen, setup.king], {"target": setup.target}
 
 
-def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
     """The setup of a stored game."""
-    return Setup(players[0], players[1], options["target"])
+    return SETUP.load({**options, "queen": players[0], "king": players[1]})
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
+def read_pad(doc: JSONObject, check: bool = False) -> tuple[Setup, list[Round]]:
     """A pad file's game and its rounds; PadError with every problem."""
     game = pad.read(doc, check)
     return game.setup, [Round(coffin) for coffin in game.coffins]
 
 
-def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Round]) -> JSONObject:
     """The pad file of a game."""
     return pad.write(setup, [p.coffin for p in plays])
 
@@ -110,14 +119,14 @@ def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     return standing(setup, [p.coffin for p in plays]).winner is not None
 
 
-def parse_change(form: Any) -> dict[str, Any] | None:
+def parse_change(form: Form) -> Tap | None:
     """The nine cards of a coffin as typed or tapped, in reading order."""
     cells = [str(form.get(f"cell-{i}", "")) for i in range(9)]
     return {"coffin": parse_coffin([cell[:4] for cell in cells])}
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Round]:
+          change: Tap, secrets: Secrets) -> Decided[Round, Round]:
     """A coffin entered by either player's phone or the host: checked, then the round is scored."""
     if actor.seat is None and not actor.is_host:
         return Denied()
@@ -134,7 +143,7 @@ def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Acto
     return Change(closed=Round(coffin), entered_for=tuple(range(len(setup.players))))
 
 
-def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, Any]:
+def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> Context:
     """One scored round: each player's lines with value and multiplier, the line each is credited, the points."""
     rows, columns = lines(coffin, QUEEN), lines(coffin, KING)
     queen, king = credited_scores([line.score for line in rows], [line.score for line in columns])
@@ -145,7 +154,7 @@ def round_view(setup: Setup, number: int, coffin: list[list[str]]) -> dict[str, 
 
 
 def context(setup: Setup, plays: Sequence[Round], draft: Round | None,
-            actor: Actor, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> Context:
     """What the round screen shows: the last round scored, the sets so far, the totals, the winner."""
     coffins = [p.coffin for p in plays]
     now = standing(setup, coffins)
@@ -170,7 +179,7 @@ def card_state(setup: Setup, plays: Sequence[Round], draft: Round | None,
     return None
 
 
-def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> Summary:
     """What a finished game leaves for the crew's statistics; a set's bonus counts in its sixth round."""
     coffins = [p.coffin for p in plays]
     now = standing(setup, coffins)
@@ -185,7 +194,7 @@ def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
             "winners": [setup.players[now.winner]] if now.winner is not None else [], "per_hand": per_round}
 
 
-def label(options: Mapping[str, Any]) -> str:
+def label(options: Mapping[str, JSON]) -> str:
     """The game's name in lists, in the reader's language."""
     return str(gettext(TITLE))
 
@@ -195,7 +204,7 @@ def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     return "Dracula", None
 
 
-def rules_context(setup: Setup) -> dict[str, Any]:
+def rules_context(setup: Setup) -> Context:
     """Its rules page: each card's value on either way and the lines' multipliers, read from its rules, with this
     game's target."""
     values = [(rank, rules.value(rank + "S", rules.QUEEN), rules.value(rank + "S", rules.KING))

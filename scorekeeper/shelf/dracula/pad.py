@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from ...padfile import Reader, read_strictly, shown
+from ...padfile import JSON, JSONObject, Reader, read_strictly, shown
 from ...problems import N_, Problem, name_problems, target_problems
 from .rules import (
     DEFAULT_TARGET,
@@ -40,18 +39,19 @@ class Game:
 class _Reader(Reader):
     unit = "round"
 
-    def read(self, doc: dict[str, Any], check: bool) -> Game | None:
+    def read(self, doc: JSONObject, check: bool) -> Game | None:
         self.unknown_keys(doc, TOP_KEYS)
         self.version_is(doc, VERSION)
         players = doc.get("players")
+        queen, king = (players.get("queen"), players.get("king")) if isinstance(players, dict) else (None, None)
         if (not isinstance(players, dict) or set(players) != {"queen", "king"}
-                or not all(isinstance(n, str) and n.strip() for n in players.values())
-                or players["queen"] == players["king"]):
+                or not isinstance(queen, str) or not isinstance(king, str)
+                or not queen.strip() or not king.strip() or queen == king):
             self.add(N_("“players” must name two different players: {\"queen\": …, \"king\": …}, not %(value)s."),
                      value=shown(players))
             return None
-        if name_problems(list(players.values())):
-            self.extend(name_problems(list(players.values())))
+        if name_problems([queen, king]):
+            self.extend(name_problems([queen, king]))
             return None
         target = self.whole(doc, "target", required=False)
         if "target" in doc and target is None:
@@ -59,7 +59,7 @@ class _Reader(Reader):
         if target is not None and target_problems(target):
             self.extend(target_problems(target))
             return None
-        setup = Setup(players["queen"], players["king"], target or DEFAULT_TARGET)
+        setup = Setup(queen, king, target or DEFAULT_TARGET)
         game = Game(setup, [])
         sets = self.listed(doc, "sets", -(-MAX_ROUNDS // ROUNDS_PER_SET),
                            N_("“sets” must be a list of sets, not %(value)s."))
@@ -131,20 +131,20 @@ class _Reader(Reader):
                                             number, (name,), "round"))
 
 
-def read(doc: dict[str, Any], check: bool = False) -> Game:
+def read(doc: JSONObject, check: bool = False) -> Game:
     """Read a `dracula-pad` document (its format already known); PadError with every problem."""
     reader = _Reader()
     game = reader.read(doc, check)
     return read_strictly(reader, game, game.claimed if game is not None else ())
 
 
-def write(setup: Setup, coffins: list[Coffin]) -> dict[str, Any]:
+def write(setup: Setup, coffins: list[Coffin]) -> JSONObject:
     """The pad document of a game: rounds in sets of six, each with its points, each set with its bonus."""
-    sets = []
+    sets: list[JSON] = []
     for start in range(0, max(len(coffins), 1), ROUNDS_PER_SET):
         chunk = coffins[start:start + ROUNDS_PER_SET]
         scored = [points_by_name(setup, coffin) for coffin in chunk]
-        rounds = [{"coffin": [list(row) for row in coffin], "points": dict(points)}
+        rounds: list[JSON] = [{"coffin": [[card for card in row] for row in coffin], "points": {**points}}
                   for coffin, points in zip(chunk, scored)]
         queen = sum(points[setup.queen] for points in scored)
         king = sum(points[setup.king] for points in scored)

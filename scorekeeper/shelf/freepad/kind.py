@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, Secrets
+from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
+from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -53,6 +54,15 @@ class Round:
 # A closed round and the open one alike.
 PLAY = Codec(Round)
 DRAFT = PLAY
+# The pad's setup as the database keeps it: its options beside the players.
+SETUP = Codec(Setup)
+
+
+class Tap(TypedDict, total=False):
+    """A save on the pad: points typed for some seats (as typed, by seat), or the host ending the game."""
+
+    end: bool
+    typed: dict[int, str]
 
 
 def _whole(raw: str) -> int | None:
@@ -62,7 +72,7 @@ def _whole(raw: str) -> int | None:
     return -int(text[1:]) if text[0] in "-−–" else int(text)
 
 
-def setup_from_form(form: Any) -> NewMatch[Setup]:
+def setup_from_form(form: Form) -> NewMatch[Setup]:
     """The game the new-game form describes: its name, names in seat order with their teams, who wins, the end."""
     typed = [n.strip() for n in form.getlist("player")][:MOST_NAMES_READ]
     team_labels = [t.strip().casefold() for t in form.getlist("team")][:MOST_NAMES_READ]
@@ -103,19 +113,18 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
             *(((setup.end, str(setup.limit)),) if setup.limit is not None else ())]
 
 
-def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+def stored(setup: Setup) -> tuple[list[str], JSONObject]:
     """The seats' names and the options as the database keeps them."""
     return list(setup.players), {"game": setup.game, "teams": [list(team) for team in setup.teams],
                                  "lowest_wins": setup.lowest_wins, "end": setup.end, "limit": setup.limit}
 
 
-def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
     """The setup of a stored game."""
-    return Setup(options["game"], tuple(players), tuple(tuple(team) for team in options.get("teams", [])),
-                 options.get("lowest_wins", False), options.get("end", BY_HOST), options.get("limit"))
+    return SETUP.load({**options, "players": players})
 
 
-def label(options: Mapping[str, Any]) -> str:
+def label(options: Mapping[str, JSON]) -> str:
     """The game's own name, as lists and statistics show it."""
     return str(options.get("game", ""))
 
@@ -125,14 +134,14 @@ def played(plays: Sequence[Round]) -> Played:
     return Played(tuple(p.points for p in plays if not p.end), any(p.end for p in plays))
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
+def read_pad(doc: JSONObject, check: bool = False) -> tuple[Setup, list[Round]]:
     """A pad file's game and its rounds; PadError with every problem."""
     found = pad.read(doc, check)
     plays = [Round(dict(r)) for r in found.played.rounds]
     return found.setup, plays + ([Round(end=True)] if found.played.ended else [])
 
 
-def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Round]) -> JSONObject:
     """The pad file of a game."""
     return pad.write(setup, played(plays))
 
@@ -142,11 +151,11 @@ def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     return is_over(setup, played(plays))
 
 
-def parse_change(form: Any) -> dict[str, Any] | None:
+def parse_change(form: Form) -> Tap | None:
     """What a save on the pad asks for: points typed for some seats, or the host ending the game."""
     if form.get("end") == "1":
         return {"end": True}
-    typed = {}
+    typed: dict[int, str] = {}
     for key in form:
         if key.startswith("points-") and key[7:].isascii() and key[7:].isdigit() and len(key) <= 10:
             raw = str(form.get(key, "")).strip()
@@ -156,7 +165,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Round]:
+          change: Tap, secrets: Secrets) -> Decided[Round, Round]:
     """Points typed by a phone (its own) or the host (anyone's); the round closes when everyone's are in."""
     before = played(plays)
     number = len(before.rounds) + 1
@@ -195,7 +204,7 @@ def apply(setup: Setup, plays: Sequence[Round], draft: Round | None, actor: Acto
 
 
 def context(setup: Setup, plays: Sequence[Round], draft: Round | None,
-            actor: Actor, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> Context:
     """What the pad shows: the rounds with running totals, who has typed this round, the leaderboard, who won."""
     now = played(plays)
     rows, running = [], [0] * len(setup.players)
@@ -226,7 +235,7 @@ def card_state(setup: Setup, plays: Sequence[Round], draft: Round | None,
     return None
 
 
-def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> Summary:
     """What a finished game leaves for the crew's statistics: a team's total counts for each of its players."""
     now = played(plays)
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
@@ -247,7 +256,7 @@ def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     return setup.game, None
 
 
-def rules_context(setup: Setup) -> dict[str, Any]:
+def rules_context(setup: Setup) -> Context:
     """Its rules page: the game's own rules are the players'; the pad's are who wins and when it ends."""
     return {"game_name": setup.game, "lowest_wins": setup.lowest_wins, "end": setup.end, "limit": setup.limit,
             "by_target": rules.BY_TARGET, "by_rounds": rules.BY_ROUNDS, "teams": bool(setup.teams)}

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from ...padfile import PadError, is_whole, shown
+from ...padfile import JSONObject, PadError, is_name_lists, is_names, is_whole, shown
 from ...problems import N_, Problem
 from ..sides import SidesReader
 from .rules import (
@@ -39,7 +38,7 @@ class FreePad:
 class _Reader(SidesReader):
     unit = "round"
 
-    def read(self, doc: dict[str, Any]) -> FreePad | None:
+    def read(self, doc: JSONObject) -> FreePad | None:
         self.unknown_keys(doc, TOP_KEYS)
         self.version_is(doc, VERSION)
         setup = self.read_setup(doc)
@@ -66,17 +65,17 @@ class _Reader(SidesReader):
             found.claimed_totals = self.read_totals(setup, doc["totals"])
         return found
 
-    def read_setup(self, doc: dict[str, Any]) -> Setup | None:
+    def read_setup(self, doc: JSONObject) -> Setup | None:
         game, players = doc.get("game"), doc.get("players")
         if not isinstance(game, str):
             self.add(N_("“game” must be the game's name, not %(value)s."), value=shown(game))
-        if not isinstance(players, list) or not all(isinstance(n, str) for n in players):
+        if not is_names(players):
             self.add(N_("“players” must be a list of names, not %(value)s."), value=shown(players))
             return None
         teams: tuple[tuple[int, ...], ...] = ()
         if "teams" in doc:
             raw = doc["teams"]
-            if not (isinstance(raw, list) and all(isinstance(t, list) and all(n in players for n in t) for t in raw)):
+            if not (is_name_lists(raw) and all(n in players for t in raw for n in t)):
                 self.add(N_("“teams” must be a list of teams, each a list of the players' names, not %(value)s."),
                          value=shown(raw))
                 return None
@@ -101,7 +100,7 @@ class _Reader(SidesReader):
         return None if problems else setup
 
 
-def read(doc: dict[str, Any], check: bool = False) -> FreePad:
+def read(doc: JSONObject, check: bool = False) -> FreePad:
     """Read a `free-pad` document (its format already known); PadError with every problem."""
     reader = _Reader()
     found = reader.read(doc)
@@ -118,9 +117,9 @@ def read(doc: dict[str, Any], check: bool = False) -> FreePad:
     return found
 
 
-def write(setup: Setup, played: Played) -> dict[str, Any]:
+def write(setup: Setup, played: Played) -> JSONObject:
     """The pad document of a game, with the totals and, once it is over, the winners."""
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": setup.game, "players": list(setup.players)}
+    doc: JSONObject = {"format": FORMAT, "version": VERSION, "game": setup.game, "players": list(setup.players)}
     if setup.teams:
         doc["teams"] = [[setup.players[seat] for seat in team] for team in setup.teams]
     doc["lowest_wins"] = setup.lowest_wins
@@ -132,7 +131,7 @@ def write(setup: Setup, played: Played) -> dict[str, Any]:
     if played.ended:
         doc["ended"] = True
     found = side_totals(setup, played.rounds)
-    doc["totals"] = found if setup.teams else dict(zip(setup.players, found))
+    doc["totals"] = [total for total in found] if setup.teams else dict(zip(setup.players, found, strict=True))
     won = winners(setup, played)
     if won:
         doc["winners"] = [setup.side_name(side) for side in won]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
 from ...i18n import gettext
-from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, Secrets
+from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
+from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem
 from ...standings import leaderboard
 from . import pad, rules
@@ -37,9 +38,19 @@ RULES_TEMPLATE = "skipbo/rules.html"
 # A game played is the rules' `GameResult`; the one being entered too, its cards left as far as they are in.
 PLAY = Codec(GameResult)
 DRAFT = PLAY
+# The match's setup as the database keeps it: its options beside the players.
+SETUP = Codec(Setup)
 
 
-def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setup]) -> int:
+class Tap(TypedDict, total=False):
+    """A tap on the match screen: who went out (a side), or one player's cards left (`seat`: the host's pick)."""
+
+    went_out: int
+    left: int | None
+    seat: int | None
+
+
+def _whole(form: Form, key: str, default: int, found: NewMatch[Setup]) -> int:
     raw = str(form.get(key, "") or "").strip()
     if not raw:
         return default
@@ -49,7 +60,7 @@ def _whole(form: Mapping[str, Any], key: str, default: int, found: NewMatch[Setu
     return default
 
 
-def setup_from_form(form: Any) -> NewMatch[Setup]:
+def setup_from_form(form: Form) -> NewMatch[Setup]:
     """The match the new-game form describes: names in seat order, teams of two by seat, stock, target."""
     found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:MOST_NAMES_READ])
     names = tuple(n for n in found.names if n)
@@ -69,25 +80,24 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
             ("target", str(setup.target)), *((("teams", "on"),) if setup.teams else ())]
 
 
-def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+def stored(setup: Setup) -> tuple[list[str], JSONObject]:
     """The seats' names and the options as the database keeps them."""
     return list(setup.players), {"stock": setup.stock, "target": setup.target,
                                  "teams": [list(team) for team in setup.teams]}
 
 
-def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
     """The setup of a stored match."""
-    return Setup(tuple(players), options["stock"], options["target"],
-                 tuple((a, b) for a, b in options.get("teams", [])))
+    return SETUP.load({**options, "players": players})
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[GameResult]]:
+def read_pad(doc: JSONObject, check: bool = False) -> tuple[Setup, list[GameResult]]:
     """A pad file's match and its games; PadError with every problem."""
     match = pad.read(doc, check)
     return match.setup, list(match.results)
 
 
-def write_pad(setup: Setup, plays: Sequence[GameResult]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[GameResult]) -> JSONObject:
     """The pad file of a match."""
     return pad.write(setup, list(plays))
 
@@ -97,7 +107,7 @@ def finished(setup: Setup, plays: Sequence[GameResult]) -> bool:
     return match_winner(setup, list(plays)) is not None
 
 
-def parse_change(form: Any) -> dict[str, Any] | None:
+def parse_change(form: Form) -> Tap | None:
     """What a tap on the match screen asks for, or None when it makes no sense."""
     def number(key: str) -> int | None:
         raw = str(form.get(key, "")).strip()
@@ -112,7 +122,7 @@ def parse_change(form: Any) -> dict[str, Any] | None:
 
 
 def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Decided[GameResult, GameResult]:
+          change: Tap, secrets: Secrets) -> Decided[GameResult, GameResult]:
     """One tap: who went out (their own side from a phone, anyone from the host), or cards left (one's own)."""
     results = list(plays)
     number = len(results) + 1
@@ -158,7 +168,7 @@ def apply(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None, a
 
 
 def context(setup: Setup, plays: Sequence[GameResult], draft: GameResult | None,
-            actor: Actor, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> Context:
     """What the match screen shows: the games so far with running totals, the game being entered, who won."""
     results = list(plays)
     rows, running = [], [0] * len(setup.sides)
@@ -195,7 +205,7 @@ def card_state(setup: Setup, plays: Sequence[GameResult], draft: GameResult | No
     return draft.winner, draft.left.get(name) if name is not None else None
 
 
-def summary(setup: Setup, plays: Sequence[GameResult]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[GameResult]) -> Summary:
     """What a finished match leaves for the crew's statistics: a side's points count for each of its players."""
     results = list(plays)
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
@@ -210,7 +220,7 @@ def summary(setup: Setup, plays: Sequence[GameResult]) -> dict[str, Any]:
     }
 
 
-def label(options: Mapping[str, Any]) -> str:
+def label(options: Mapping[str, JSON]) -> str:
     """The game's name in lists, in the reader's language."""
     return str(gettext(TITLE))
 
@@ -220,7 +230,7 @@ def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     return "Skip-Bo", None
 
 
-def rules_context(setup: Setup) -> dict[str, Any]:
+def rules_context(setup: Setup) -> Context:
     """Its rules page: how a game and the match are scored, with this match's stock piles and target."""
     return {"win_points": rules.WIN_POINTS, "per_card": rules.PER_CARD, "stock": setup.stock,
             "target": setup.target, "teams": bool(setup.teams)}

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from ...padfile import PadError, is_whole, shown
+from ...padfile import JSONObject, PadError, is_name_lists, is_names, is_whole, shown
 from ...problems import N_, Problem
 from ..sides import SidesReader
 from .rules import (
@@ -41,7 +40,7 @@ class Match:
 class _Reader(SidesReader):
     unit = "game"
 
-    def read(self, doc: dict[str, Any]) -> Match | None:
+    def read(self, doc: JSONObject) -> Match | None:
         self.unknown_keys(doc, TOP_KEYS)
         self.version_is(doc, VERSION)
         setup = self.read_setup(doc)
@@ -65,15 +64,14 @@ class _Reader(SidesReader):
             match.claimed_totals = self.read_totals(setup, doc["totals"])
         return match
 
-    def read_setup(self, doc: dict[str, Any]) -> Setup | None:
+    def read_setup(self, doc: JSONObject) -> Setup | None:
         teams: tuple[tuple[int, int], ...] = ()
         if "teams" in doc and "players" in doc:
             self.add(N_("a pad has “players” or “teams”, not both."))
             return None
         if "teams" in doc:
             raw = doc["teams"]
-            if not (isinstance(raw, list) and all(isinstance(t, list) and all(isinstance(n, str) for n in t)
-                                                  for t in raw)):
+            if not is_name_lists(raw):
                 self.add(N_("“teams” must be a list of teams, each a list of names, not %(value)s."),
                          value=shown(raw))
                 return None
@@ -84,7 +82,7 @@ class _Reader(SidesReader):
             teams = tuple((2 * i, 2 * i + 1) for i in range(len(raw)))
         else:
             raw = doc.get("players")
-            if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+            if not is_names(raw):
                 self.add(N_("“players” must be a list of names, not %(value)s."), value=shown(raw))
                 return None
             players = raw
@@ -142,7 +140,7 @@ def check_claims(match: Match, with_totals: bool = True) -> list[Problem]:
     return problems
 
 
-def read(doc: dict[str, Any], check: bool = False) -> Match:
+def read(doc: JSONObject, check: bool = False) -> Match:
     """Read a `skip-bo-pad` document (its format already known); PadError with every problem."""
     reader = _Reader()
     match = reader.read(doc)
@@ -155,9 +153,9 @@ def read(doc: dict[str, Any], check: bool = False) -> Match:
     return match
 
 
-def write(setup: Setup, results: list[GameResult]) -> dict[str, Any]:
+def write(setup: Setup, results: list[GameResult]) -> JSONObject:
     """The pad document of a match, with each game's points and the totals."""
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    doc: JSONObject = {"format": FORMAT, "version": VERSION}
     if setup.teams:
         doc["teams"] = [[setup.players[a], setup.players[b]] for a, b in setup.teams]
     else:
@@ -167,7 +165,7 @@ def write(setup: Setup, results: list[GameResult]) -> dict[str, Any]:
     doc["games"] = [{"winner": result.winner if setup.teams else setup.players[result.winner],
                      "left": dict(result.left), "points": points(result)} for result in results]
     found = totals(setup, results)
-    doc["totals"] = found if setup.teams else dict(zip(setup.players, found))
+    doc["totals"] = [total for total in found] if setup.teams else dict(zip(setup.players, found, strict=True))
     return doc
 
 

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from ... import games, service
 from ...access import Actor, Role
-from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, refused
+from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, Summary, refused
 from . import feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
@@ -392,7 +392,7 @@ def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -
                    summary=summary)
 
 
-def _summary(game: games.GameState, table: Setup, changed: Hand, number: int) -> dict[str, object]:
+def _summary(game: games.GameState, table: Setup, changed: Hand, number: int) -> Summary:
     """What a finished game leaves for its crew's statistics, with hand `number` now as `changed`."""
     played = [changed if r.number == number else reading.hand_of(game, r) for r in reading.hands(game)
               if r.phase == Phase.SCORED or r.number == number]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import NAME, rules
 from .rules import Hand, Setup
+
+if TYPE_CHECKING:
+    from ...kinds import Summary
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ def feats(table: Setup, scored: Sequence[Hand]) -> list[PlayerSummary]:
     return [PlayerSummary(p, made[p], zero_bids[p], zeros[p], bonus[p]) for p in table.players]
 
 
-def summary(table: Setup, played: Sequence[Hand]) -> dict[str, Any]:
+def summary(table: Setup, played: Sequence[Hand]) -> Summary:
     """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
     scored = [h for h in played if h.finished]
     points = [rules.score_hand(table, hand) for hand in scored]

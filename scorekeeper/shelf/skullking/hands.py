@@ -4,9 +4,10 @@ hands (an imported pad's, then the next one open)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from ...kinds import Started
+from ...padfile import JSON, JSONObject
 from . import rules
 from .rules import Entry, Hand, Setup
 from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_data, opening
@@ -18,7 +19,21 @@ def cards_of_hand(table: Setup, number: int) -> int | None:
     return planned[number - 1] if number <= len(planned) else None
 
 
-def entered(entry: Entry, positions: Mapping[str, int]) -> dict[str, Any]:
+class Entered(TypedDict):
+    """What a rules' entry sets of a hand's entry (`reading.EntryState`), seats by position."""
+
+    bid: int | None
+    tricks: int | None
+    bonuses: dict[str, int]
+    loot_with: tuple[int, ...]
+    wager: int | None
+    shot: str | None
+    bid_changed_from: int | None
+    ready: bool
+    loaded: bool
+
+
+def entered(entry: Entry, positions: Mapping[str, int]) -> Entered:
     """What a rules' entry sets of a hand's entry (its plain value), seats by position."""
     return {"bid": entry.bid, "tricks": entry.tricks, "bonuses": {k: v for k, v in entry.bonuses.items() if v},
             "loot_with": tuple(positions[p] for p in entry.loot_with), "wager": entry.wager, "shot": entry.shot,
@@ -31,8 +46,8 @@ def started(table: Setup, hands: list[Hand]) -> Started:
     the next hand open to be bid, unless they end the game: what the table stores of it."""
     positions = {name: position for position, name in enumerate(table.players)}
     cannons = table.options.cannonball
-    plays: list[tuple[dict[str, Any], bool]] = []
-    secrets: list[tuple[int, int, str, Any]] = []
+    plays: list[tuple[JSONObject, bool]] = []
+    secrets: list[tuple[int, int, str, JSON]] = []
     collects = None
     for number, hand in enumerate(hands, start=1):
         # An unfinished hand whose loads the file does not have all of resumes with the loading.

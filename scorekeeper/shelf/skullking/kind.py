@@ -15,7 +15,8 @@ import click
 from flask import Flask
 
 from ...i18n import gettext
-from ...kinds import GameKind, NewMatch, Started
+from ...kinds import Context, Form, GameKind, NewMatch, Started, Summary
+from ...padfile import JSONObject
 from ...problems import N_
 from ...views.pushed import GAME
 from ...views.pushed import pages_of as pushed_pages_of
@@ -64,12 +65,12 @@ class SkullKing:
 
         return [trick]
 
-    def setup_from_form(self, form: Any) -> NewMatch[Setup]:
+    def setup_from_form(self, form: Form) -> NewMatch[Setup]:
         """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
         parsed = forms.parse_new_game(form)
         return NewMatch(parsed.table, list(parsed.problems), parsed.names)
 
-    def new_game_context(self) -> dict[str, Any]:
+    def new_game_context(self) -> Context:
         """Its form's title, and the round structures it offers."""
         return {"title": gettext("New game"), "rounds": rules.ROUND_STRUCTURES}
 
@@ -81,7 +82,7 @@ class SkullKing:
                 *((key, "on") for key, value in options if value is True),
                 *((key, value) for key, value in options if isinstance(value, str))]
 
-    def columns(self, table: Setup) -> tuple[list[str], dict[str, Any]]:
+    def columns(self, table: Setup) -> tuple[list[str], JSONObject]:
         """The seats' names, and the ruleset, first dealer and options as the game's columns."""
         return list(table.players), {"ruleset": table.ruleset, "first_dealer": table.first_dealer,
                                      "options": table.options.to_document(table.ruleset)}
@@ -103,7 +104,7 @@ class SkullKing:
         found = pad.read_pad(doc, check)
         return found.table, list(found.hands)
 
-    def write_pad(self, table: Setup, played: Sequence[Hand]) -> dict[str, Any]:
+    def write_pad(self, table: Setup, played: Sequence[Hand]) -> JSONObject:
         """The pad file, with points and totals."""
         return pad.write_pad(table, list(played))
 
@@ -115,7 +116,7 @@ class SkullKing:
         """Whether every hand of the game is played and scored."""
         return len(played) == len(rules.cards_per_hand(table)) and all(h.finished for h in played)
 
-    def summary(self, table: Setup, played: Sequence[Hand]) -> dict[str, Any]:
+    def summary(self, table: Setup, played: Sequence[Hand]) -> Summary:
         """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
         return summary(table, played)
 
@@ -127,7 +128,7 @@ class SkullKing:
         """A new game's hands: an imported pad's, and the next one open to bid."""
         return hands.started(table, list(played))
 
-    def rules_context(self, table: Setup) -> dict[str, Any]:
+    def rules_context(self, table: Setup) -> Context:
         """Its rules page: the cards, what beats what and the points of this table's rules and options."""
         return sheet(table)
 

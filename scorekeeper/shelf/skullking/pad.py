@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...padfile import PadError, Reader, inert_cell, is_whole, json_kind, shown
+from ...padfile import JSON, JSONObject, PadError, Reader, inert_cell, is_whole, json_kind, shown
 from . import rules
 from .rules import N_, Entry, Hand, Options, Problem, Setup
 
@@ -96,6 +96,7 @@ class _PadReader(Reader):
             if key not in OPTION_KEYS:
                 self.add(N_("options: unknown key “%(key)s”."), key=key)
         ok = True
+        # The options' own values, checked one by one above each: what `Options` is made of.
         values: dict[str, Any] = {}
         if "scoring" in raw:
             if raw["scoring"] not in rules.SCORINGS:
@@ -129,7 +130,7 @@ class _PadReader(Reader):
             return None
         return raw
 
-    def read_first_dealer(self, doc: dict[str, Any], players: list[str]) -> int | None:
+    def read_first_dealer(self, doc: JSONObject, players: list[str]) -> int | None:
         """The seat of the first dealer: named by `first_dealer`, or the first player when it is missing."""
         if "first_dealer" not in doc:
             return 0
@@ -299,12 +300,12 @@ def totals_of(table: Setup, hands: list[Hand]) -> dict[str, int]:
     return running[-1] if running else dict.fromkeys(table.players, 0)
 
 
-def entry_document(table: Setup, entry: Entry, points: int | None) -> dict[str, Any]:
+def entry_document(table: Setup, entry: Entry, points: int | None) -> JSONObject:
     """One entry as the pad file writes it; `points` None for an unfinished hand."""
-    doc: dict[str, Any] = {"player": entry.player, "bid": entry.bid}
+    doc: JSONObject = {"player": entry.player, "bid": entry.bid}
     if entry.tricks is not None:
         doc["tricks"] = entry.tricks
-        bonuses = {k: entry.bonuses[k] for k in table.spec.bonus_values if entry.bonuses.get(k)}
+        bonuses: JSONObject = {k: entry.bonuses[k] for k in table.spec.bonus_values if entry.bonuses.get(k)}
         if bonuses:
             doc["bonuses"] = bonuses
         if entry.loot_with:
@@ -320,15 +321,15 @@ def entry_document(table: Setup, entry: Entry, points: int | None) -> dict[str, 
     return doc
 
 
-def write_pad(table: Setup, hands: list[Hand]) -> dict[str, Any]:
+def write_pad(table: Setup, hands: list[Hand]) -> JSONObject:
     """The pad document for a game, with points and totals computed by the rules.
 
     The caller passes only hands whose bids the table has seen revealed.
     """
-    hand_docs = []
+    hand_docs: list[JSON] = []
     for hand in hands:
         points = rules.score_hand(table, hand) if hand.finished else {}
-        doc: dict[str, Any] = {"cards": hand.cards}
+        doc: JSONObject = {"cards": hand.cards}
         if hand.lost_tricks:
             doc["lost_tricks"] = hand.lost_tricks
         doc["entries"] = [entry_document(table, e, points.get(e.player)) for e in hand.entries]
@@ -342,7 +343,7 @@ def write_pad(table: Setup, hands: list[Hand]) -> dict[str, Any]:
         # Written only when someone other than the first player dealt first, as version 1 began.
         **({"first_dealer": table.players[table.first_dealer]} if table.first_dealer else {}),
         "hands": hand_docs,
-        "totals": totals_of(table, hands),
+        "totals": {**totals_of(table, hands)},
     }
 
 

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...padfile import JSONObject
+
 # Re-exported: the rules' problems are the ones every game speaks in.
 from ...problems import N_ as N_
 from ...problems import Problem as Problem
@@ -145,12 +147,12 @@ class Options:
     rascal_wagers: bool = False
     expansion: bool = False
 
-    def to_document(self, ruleset: str) -> dict[str, Any]:
+    def to_document(self, ruleset: str) -> JSONObject:
         """The options as the pad file (and the database) write them: all of them, so nothing is implied; the
         Expansion Pack only when it is in, so that a game without it writes the same bytes as before it existed."""
         if ruleset != "modern":
             return {"scoring": self.scoring}
-        written: dict[str, Any] = {
+        written: JSONObject = {
             "scoring": self.scoring,
             "cannonball": self.cannonball,
             "rounds": list(self.rounds) if isinstance(self.rounds, tuple) else self.rounds,

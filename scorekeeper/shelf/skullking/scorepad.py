@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 from jinja2_fragments.flask import render_block
@@ -11,6 +9,7 @@ from jinja2_fragments.flask import render_block
 from ... import games
 from ...access import Actor
 from ...i18n import gettext
+from ...kinds import Context
 from ...views.labels import join_names
 from ...views.pushed import PushedPage
 from ...views.rendering import once_per_edition, open_page, page, see_other, show_game
@@ -21,7 +20,7 @@ from .storage import Phase
 from .views import bp, shared_context
 
 
-def pad_context(state: games.GameState) -> dict[str, Any]:
+def pad_context(state: games.GameState) -> Context:
     """What the score pad shows every viewer alike: the rows and the leaderboard of the game as the whole table may
     see it (no hidden bid in them)."""
     game = games.as_seen_by(state, None)
@@ -73,7 +72,7 @@ def pad(public_id: str) -> ResponseReturnValue:
                 card_key=pad_card_key(game, me), page_assets=PAD_ASSETS, **pad_context(game))
 
 
-def screen_context(state: games.GameState) -> dict[str, Any]:
+def screen_context(state: games.GameState) -> Context:
     """What the big screen shows: the same for whoever looks, the game as the whole table may see it."""
     game = games.as_seen_by(state, None)
     table = reading.table_of(game)

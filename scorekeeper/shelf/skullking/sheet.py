@@ -5,8 +5,8 @@ pack (`tricks.py`), so none is written twice."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from ...kinds import Context
 from . import rules, tricks
 from .words import capture_label, card_label, reason_in_words, ruleset_name, special_names, suit_label
 
@@ -38,7 +38,7 @@ def _judged(ruleset: str, written: str, expansion: bool = False) -> Example:
     return Example(", ".join(card_label(card) for card in cards), reason_in_words(judgement.reason))
 
 
-def sheet(table: rules.Setup) -> dict[str, Any]:
+def sheet(table: rules.Setup) -> Context:
     """What the rules page shows of a game under `table`'s rules and options."""
     modern = table.ruleset == "modern"
     options = table.options

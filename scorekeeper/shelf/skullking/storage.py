@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ... import games
+from ...padfile import JSONObject
 
 # The names of its secret entries, in the order a hand collects them: the bids, then (the cannonball rule) the loads.
 BID, SHOT = "bid", "shot"
@@ -117,21 +118,21 @@ def hand_row(play: games.PlayState) -> HandRow:
                    tuple(data["claimed"]))
 
 
-def entry_values(entry: EntryRow) -> dict[str, Any]:
+def entry_values(entry: EntryRow) -> JSONObject:
     """What a play stores of an entry, from its plain value."""
     return {"tricks": entry.tricks, "bonuses": dict(entry.bonuses or {}), "loot_with": list(entry.loot_with),
             "wager": entry.wager, "bid_changed_from": entry.bid_changed_from, "done": entry.done,
             "fixing": entry.fixing}
 
 
-def hand_data(hand: HandRow) -> dict[str, Any]:
+def hand_data(hand: HandRow) -> JSONObject:
     """What a hand's play stores: its own values, and its entries in seat order."""
     return {"cards": hand.cards, "lost_tricks": hand.lost_tricks, "phase": hand.stored_phase.value,
             "corrected": hand.corrected, "cannons": hand.cannons, "claimed": list(hand.claimed),
             "entries": [entry_values(e) for e in hand.entries]}
 
 
-def opening(number: int, cards: int, cannons: bool, seats: int) -> dict[str, Any]:
+def opening(number: int, cards: int, cannons: bool, seats: int) -> JSONObject:
     """What hand `number` stores as it opens to be bid: an empty entry per seat (its bids are the table's secret
     entries)."""
     return hand_data(HandRow(number, cards, 0, Phase.BIDDING, False, cannons,

@@ -15,7 +15,7 @@ from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...clock import epoch_ms
 from ...i18n import gettext
-from ...kinds import game_folder
+from ...kinds import Context, Form, game_folder
 from ...standings import Standing
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
@@ -42,7 +42,7 @@ def load_hand(game: games.GameState, number: int) -> HandState:
 # --- the shared table -------------------------------------------------------------------
 
 
-def shared_context(state: games.GameState) -> dict[str, Any]:
+def shared_context(state: games.GameState) -> Context:
     """What the whole table may see of a game at one edition, and nothing else.
 
     Built from the game as seen by no seat (`games.as_seen_by(state, None)`), so no hidden bid
@@ -50,8 +50,8 @@ def shared_context(state: games.GameState) -> dict[str, Any]:
     """
     seen = games.as_seen_by(state, None)
     record = reading.current_hand(seen)
-    context: dict[str, Any] = {"public_id": seen.public_id, "edition": seen.edition, "over": record is None,
-                               "standings": reading.standings(seen)}
+    context: Context = {"public_id": seen.public_id, "edition": seen.edition, "over": record is None,
+                        "standings": reading.standings(seen)}
     if record is not None:
         table = reading.table_of(seen)
         hand = reading.hand_of(seen, record)
@@ -97,7 +97,9 @@ def shared_table(state: games.GameState) -> SharedTable:
     """The shared table of a game at its edition in this language: rendered once, then the same bytes."""
     def draw() -> tuple[str, ...]:
         context = shared_context(state)
-        context["leaderboard"] = drawn_leaderboard(state.id, context["standings"])
+        standings = context["standings"]
+        assert isinstance(standings, list)
+        context["leaderboard"] = drawn_leaderboard(state.id, standings)
         return tuple(render_block("skullking/game.html", block, **context) for block in ("head", "table", "board"))
 
     return SharedTable(*drawn_once("shared tables", state.id, state.edition, draw))
@@ -114,8 +116,8 @@ def drawn_leaderboard(game_id: int, standings: list[Standing]) -> str:
 
 
 def card_context(state: games.GameState, record: HandState, seen_by: Actor,
-                 problems: list[Problem] | None = None, form: Any = None,
-                 typed: rules.Entry | None = None) -> dict[str, Any]:
+                 problems: list[Problem] | None = None, form: Form | None = None,
+                 typed: rules.Entry | None = None) -> Context:
     """What this browser's own card shows: its forms, and what only it may see.
 
     `typed`: a phone's result as it sent it, refused: the card shows that, not what is stored,
@@ -129,7 +131,7 @@ def card_context(state: games.GameState, record: HandState, seen_by: Actor,
     if typed is not None and seen_by.seat is not None:
         hand = replace(hand, entries=tuple(typed if i == seen_by.seat else e for i, e in enumerate(hand.entries)))
     mine = clashes_of(seen, record, seen_by)
-    context: dict[str, Any] = {
+    context: Context = {
         "visitor": seen_by,
         "game": seen,
         "table": table,
@@ -189,8 +191,8 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     return card_fingerprint(parts)
 
 
-def game_page(state: games.GameState, status: int = 200, problems: list[Problem] | None = None, form: Any = None,
-              typed: rules.Entry | None = None) -> Response:
+def game_page(state: games.GameState, status: int = 200, problems: list[Problem] | None = None,
+              form: Form | None = None, typed: rules.Entry | None = None) -> Response:
     """The game (as read for this request) as this browser may see it: the shared table, and its own card (host,
     phone or viewer)."""
     public_id = state.public_id

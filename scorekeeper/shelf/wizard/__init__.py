@@ -17,7 +17,7 @@ from .kind import DRAFT, Draft
 from .rules import Round, Setup, bidding_order
 
 
-class WizardKind(OnPlays[Setup, Round, Draft]):
+class WizardKind(OnPlays[Setup, Round, Draft, kind.Tap]):
     """Wizard as the table offers it: its words, its pad's CSV, the next dealer in a rematch, an imported round
     resumed, and the host's correction of a round."""
 
@@ -51,5 +51,5 @@ class WizardKind(OnPlays[Setup, Round, Draft]):
 
 
 # Typed as the interface: mypy checks Wizard's rules against it, its rounds and drafts its own types.
-RULES: PlayedRules[Setup, Round, Draft] = kind
+RULES: PlayedRules[Setup, Round, Draft, kind.Tap] = kind
 WIZARD = WizardKind(RULES)

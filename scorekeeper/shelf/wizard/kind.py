@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TypedDict
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
 from ...i18n import gettext
-from ...kinds import Change, Codec, Decided, Denied, NewMatch, Refused, SeatEntry, Secrets
+from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, SeatEntry, Secrets, Summary
+from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
 from . import pad, rules
@@ -61,9 +62,19 @@ class Draft:
 # A closed round is the rules' `Round`; the open one a `Draft`. As the table stores them: JSON objects.
 PLAY = Codec(Round)
 DRAFT = Codec(Draft)
+# The game's setup as the database keeps it: its options beside the players.
+SETUP = Codec(Setup)
 
 
-def setup_from_form(form: Any) -> NewMatch[Setup]:
+class Tap(TypedDict, total=False):
+    """A bid or tricks, for the acting phone's seat or (the host's pick) `seat`."""
+
+    seat: int | None
+    bid: int
+    tricks: int
+
+
+def setup_from_form(form: Form) -> NewMatch[Setup]:
     """The game the new-game form describes: names in seat order, the first dealer, the bidding and its rule."""
     found: NewMatch[Setup] = NewMatch(names=[n.strip() for n in form.getlist("player")][:MOST_NAMES_READ])
     rows = found.names
@@ -87,30 +98,29 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
             ("bidding", setup.bidding), *((("no_even_bids", "on"),) if setup.no_even_bids else ())]
 
 
-def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
+def stored(setup: Setup) -> tuple[list[str], JSONObject]:
     """The seats' names and the options as the database keeps them."""
     return list(setup.players), {"first_dealer": setup.first_dealer, "bidding": setup.bidding,
                                  "no_even_bids": setup.no_even_bids}
 
 
-def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
+def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
     """The setup of a stored game."""
-    return Setup(tuple(players), options.get("first_dealer", 0), options.get("bidding", IN_TURN),
-                 bool(options.get("no_even_bids", False)))
+    return SETUP.load({**options, "players": players})
 
 
-def label(options: Mapping[str, Any]) -> str:
+def label(options: Mapping[str, JSON]) -> str:
     """The game's name in lists, in the reader's language."""
     return str(gettext(TITLE))
 
 
-def read_pad(doc: dict[str, Any], check: bool = False) -> tuple[Setup, list[Round]]:
+def read_pad(doc: JSONObject, check: bool = False) -> tuple[Setup, list[Round]]:
     """A pad file's game and its rounds (an unfinished last round without tricks); PadError."""
     game = pad.read(doc, check)
     return game.setup, list(game.rounds)
 
 
-def write_pad(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+def write_pad(setup: Setup, plays: Sequence[Round]) -> JSONObject:
     """The pad file of a game."""
     return pad.write(setup, list(plays))
 
@@ -120,7 +130,7 @@ def finished(setup: Setup, plays: Sequence[Round]) -> bool:
     return all_played(setup, list(plays))
 
 
-def _digits(form: Any, key: str) -> int | None | bool:
+def _digits(form: Form, key: str) -> int | None | bool:
     """A small whole number typed or tapped; None when absent, False when it is not one."""
     raw = form.get(key)
     if raw is None or raw == "":
@@ -129,12 +139,15 @@ def _digits(form: Any, key: str) -> int | None | bool:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else False
 
 
-def parse_change(form: Any) -> dict[str, Any] | None:
+def parse_change(form: Form) -> Tap | None:
     """A bid or tricks, for the acting phone's seat or (the host) the seat named."""
     seat, bid, tricks = _digits(form, "seat"), _digits(form, "bid"), _digits(form, "tricks")
     if seat is False or bid is False or tricks is False or (bid is None) == (tricks is None):
         return None
-    return {"seat": seat, "bid": bid} if bid is not None else {"seat": seat, "tricks": tricks}
+    chosen = None if seat is None else int(seat)
+    if bid is not None:
+        return {"seat": chosen, "bid": int(bid)}
+    return {"seat": chosen, "tricks": int(tricks)} if tricks is not None else None
 
 
 @dataclass(frozen=True)
@@ -182,20 +195,24 @@ def now(setup: Setup, plays: Sequence[Round], draft: Draft | None, secrets: Secr
 
 
 def apply(setup: Setup, plays: Sequence[Round], draft: Draft | None, actor: Actor,
-          change: Mapping[str, Any], secrets: Secrets) -> Decided[Round, Draft]:
+          change: Tap, secrets: Secrets) -> Decided[Round, Draft]:
     """A bid or tricks from a seat's phone, or from the host for any seat (a player without a phone)."""
     if actor.seat is None and not actor.is_host:
         return Denied()
-    seat = change["seat"] if actor.is_host and change["seat"] is not None else actor.seat
+    chosen = change.get("seat")
+    seat = chosen if actor.is_host and chosen is not None else actor.seat
     if seat is None or not 0 <= seat < len(setup.players):
         return Denied()
     if finished(setup, plays):
         return Refused((Problem(N_("The game is over: no round after the last.")),))
     state = now(setup, plays, draft, secrets)
-    if "bid" in change:
-        applied = _bid(setup, state, draft or Draft(), seat, change["bid"])
+    bid, tricks = change.get("bid"), change.get("tricks")
+    if bid is not None:
+        applied = _bid(setup, state, draft or Draft(), seat, bid)
+    elif tricks is not None:
+        applied = _tricks(setup, state, draft or Draft(), seat, tricks)
     else:
-        applied = _tricks(setup, state, draft or Draft(), seat, change["tricks"])
+        return Refused((Problem(N_("The request could not be understood. Reload the page and try again.")),))
     return replace(applied, entered_for=(seat,)) if isinstance(applied, Change) else applied
 
 
@@ -240,7 +257,7 @@ def _tricks(setup: Setup, state: Now, draft: Draft, seat: int, taken: int) -> De
     return Change(draft=replace(draft, tricks={s: t for s, t in enumerate(tricks) if t is not None}))
 
 
-def pad_rows(setup: Setup, plays: Sequence[Round]) -> list[dict[str, Any]]:
+def pad_rows(setup: Setup, plays: Sequence[Round]) -> list[Context]:
     """Each played round as the pad shows it: whether corrected, each seat's bid, tricks, points and running total."""
     rows = []
     running = [0] * len(setup.players)
@@ -254,7 +271,7 @@ def pad_rows(setup: Setup, plays: Sequence[Round]) -> list[dict[str, Any]]:
 
 
 def context(setup: Setup, plays: Sequence[Round], draft: Draft | None,
-            actor: Actor, secrets: Secrets) -> dict[str, Any]:
+            actor: Actor, secrets: Secrets) -> Context:
     """What the round screen shows: the round, whose turn, the bids as this screen may see them, the tricks,
     the leaderboard and the pad."""
     rounds = list(plays)
@@ -295,7 +312,7 @@ def card_state(setup: Setup, plays: Sequence[Round], draft: Draft | None,
     return (phase, mine_now, may_change, state.forbidden if mine_now else None, state.bids[seat], state.tricks[seat])
 
 
-def summary(setup: Setup, plays: Sequence[Round]) -> dict[str, Any]:
+def summary(setup: Setup, plays: Sequence[Round]) -> Summary:
     """What a finished game leaves for the crew's statistics: totals, points per round, bids made (no bonus points:
     Wizard has none)."""
     rounds = [r for r in plays if r.finished]
@@ -314,7 +331,7 @@ def bg_stats_game(setup: Setup) -> tuple[str, int | None]:
     return "Wizard", None
 
 
-def rules_context(setup: Setup) -> dict[str, Any]:
+def rules_context(setup: Setup) -> Context:
     """Its rules page: the pack, the rounds, the points and the house rules of this game, from its rules."""
     return {"suits": rules.SUITS, "ranks": rules.RANKS, "wizards": rules.WIZARDS, "jesters": rules.JESTERS,
             "pack": rules.PACK, "rounds": setup.rounds, "bid_made": rules.BID_MADE, "per_trick": rules.PER_TRICK,

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...padfile import Reader, inert_cell, is_whole, read_strictly, shown
+from ...padfile import JSON, JSONObject, Reader, inert_cell, is_whole, read_strictly, shown
 from ...problems import N_, Problem, name_problems
 from .rules import (
     BIDDINGS,
@@ -44,7 +44,7 @@ class Game:
 class _Reader(Reader):
     unit = "round"
 
-    def read(self, doc: dict[str, Any], check: bool) -> Game | None:
+    def read(self, doc: JSONObject, check: bool) -> Game | None:
         self.unknown_keys(doc, TOP_KEYS)
         self.version_is(doc, VERSION)
         setup = self.read_setup(doc)
@@ -65,7 +65,7 @@ class _Reader(Reader):
                 continue
             game.rounds.append(played)
             if check and played.finished:
-                self.compare_points(game, number, raw["entries"], round_points(played))
+                self.compare_points(game, number, raw, round_points(played))
         if check and "totals" in doc and not self.problems:
             self.compare_totals(game, doc["totals"])
         return game
@@ -163,11 +163,15 @@ class _Reader(Reader):
         self.extend(problems)
         return None if problems else played
 
-    def compare_points(self, game: Game, number: int, entries: Sequence[Any], given: Sequence[int]) -> None:
-        for entry in entries:
-            if "points" not in entry:
+    def compare_points(self, game: Game, number: int, raw: JSON, given: Sequence[int]) -> None:
+        # A round read whole already: its entries, each a player's, are as the reader found them.
+        entries = raw.get("entries") if isinstance(raw, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict) or "points" not in entry:
                 continue
-            name = entry["player"]
+            name = entry.get("player")
+            if not isinstance(name, str) or name not in game.setup.players:
+                continue
             points = given[game.setup.players.index(name)]
             if entry["points"] != points:
                 game.claimed.append(Problem(N_("%(names)s: the pad says %(claimed)s points, the rules give "
@@ -186,18 +190,19 @@ class _Reader(Reader):
                                             None, (name,), "round"))
 
 
-def read(doc: dict[str, Any], check: bool = False) -> Game:
+def read(doc: JSONObject, check: bool = False) -> Game:
     """Read a `wizard-pad` document (its format already known); PadError with every problem."""
     reader = _Reader()
     game = reader.read(doc, check)
     return read_strictly(reader, game, game.claimed if game is not None else ())
 
 
-def write(setup: Setup, rounds: Sequence[Round]) -> dict[str, Any]:
+def write(setup: Setup, rounds: Sequence[Round]) -> JSONObject:
     """The pad document of a game: each round's entries in seat order, with points once its tricks are in."""
     names = setup.players
-    written = []
+    written: list[JSON] = []
     for played in rounds:
+        entries: list[JSON]
         if played.tricks is None:
             entries = [{"player": name, "bid": bid} for name, bid in zip(names, played.bids)]
         else:

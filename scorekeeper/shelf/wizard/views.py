@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from flask import request
 from flask.typing import ResponseReturnValue
@@ -13,7 +12,7 @@ from ... import kinds, service
 from ...access import Actor
 from ...games import GameState
 from ...i18n import gettext
-from ...kinds import Change, Decided, Denied, Missing, game_folder, refused
+from ...kinds import Change, Decided, Denied, Form, Missing, game_folder, refused
 from ...problems import N_, Problem
 from ...views.labels import say
 from ...views.rendering import after, not_yours, page
@@ -25,7 +24,7 @@ from .rules import Round, Setup, round_problems
 bp = game_folder("wizard", __name__)
 
 
-def _entries(form: Any, key: str, count: int) -> tuple[list[int], list[Problem]]:
+def _entries(form: Form, key: str, count: int) -> tuple[list[int], list[Problem]]:
     """Each seat's whole number `key` as typed in the correction form, or the problems."""
     found, problems = [], []
     for seat in range(count):
