@@ -35,7 +35,7 @@
   function fit() {
     watcher.disconnect();
     var screen = document.querySelector(".big-screen");
-    var rows = screen ? screen.querySelectorAll(":is(.screen-pad, .match-pad) tbody tr") : [];
+    var rows = screen ? screen.querySelectorAll("[data-gives-way] tbody tr") : [];
     if (screen) screen.style.removeProperty("--fitted");
     rows.forEach(function (row) { row.classList.remove("gives-way"); });
     if (screen && matchMedia("(min-width: 900px)").matches) {

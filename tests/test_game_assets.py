@@ -61,21 +61,23 @@ def test_a_game_s_assets_come_with_the_frame_and_never_with_a_tap(app: Flask, ga
 
 
 def test_the_games_with_assets_of_their_own_are_checked(app: Flask) -> None:
-    """Not a vacuous sweep: Wizard, Skip-Bo and Dracula bring styles, Dracula a script too."""
+    """Not a vacuous sweep: every game brings its own styles, Dracula a script too."""
     with app.app_context():
         shelf = registered()
-        assert all(shelf[name].ASSETS for name in ("wizard", "skip-bo", "dracula"))
+        assert all(shelf[name].ASSETS for name in ("skull-king", "wizard", "skip-bo", "dracula", "free-pad"))
         assert any(filename.endswith(".js") for _, filename in shelf["dracula"].ASSETS)
 
 
-def test_the_pad_s_print_style_comes_with_the_pad_alone(app: Flask) -> None:
-    """A page's own style loads with its frame too: the pad's print style with the pad (opened whole or by htmx),
-    not with every phone's hand page."""
+def test_the_pad_s_style_comes_with_the_pad_alone(app: Flask) -> None:
+    """A page's own style loads with its frame too: the pad's with the pad (opened whole or by htmx), not with every
+    phone's hand page; the game's own comes with both, after the page's (a game's styles are over the table's)."""
     host, url, _, _ = SCENARIOS["skull-king"](app)
-    assert "print.css" not in host.get(url).get_data(as_text=True)
-    assert "skullking/print.css" in assets_block(host.get(url + "/pad").get_data(as_text=True))
+    hand = assets_block(host.get(url).get_data(as_text=True))
+    assert "/static/pad.css" not in hand and "/static/skullking/game.css" in hand
+    pad = assets_block(host.get(url + "/pad").get_data(as_text=True))
+    assert pad.index("/static/pad.css") < pad.index("/static/skullking/game.css")
     opened = host.get(url + "/pad", headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert "skullking/print.css" in assets_block(opened) and 'hx-swap-oob="true"' in opened
+    assert "/static/pad.css" in assets_block(opened) and 'hx-swap-oob="true"' in opened
 
 
 def test_the_service_worker_keeps_every_file_the_offline_page_loads(app: Flask) -> None:
@@ -138,3 +140,16 @@ def test_a_page_loads_the_style_sheet_of_what_it_shows_and_a_game_never_the_star
     pad = next(path for path in pages if path.endswith("/pad"))
     assert "start.css" in sheets_loaded(pages["/"]) and "pad.css" in sheets_loaded(pages[pad])
     assert styled["pad.css"] & classes_on(pages[pad]) and styled["start.css"] & classes_on(pages["/games/new/skull-king"])
+
+
+def test_a_new_game_s_form_loads_its_game_s_own_styles(app: Flask) -> None:
+    """The form of a new game is drawn with its game's styles (Skull King's modern options, the free pad's team
+    boxes), after the start pages' own."""
+    client = app.test_client()
+    with app.app_context():
+        kinds = list(registered())
+    for kind in kinds:
+        block = assets_block(client.get(f"/games/new/{kind.NAME}").get_data(as_text=True))
+        assert "/static/start.css" in block
+        for _, filename in kind.ASSETS:
+            assert block.index("/static/start.css") < block.index(filename), (kind.NAME, filename)

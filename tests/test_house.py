@@ -369,3 +369,80 @@ def test_a_wait_on_an_expression_would_be_found() -> None:
     assert waits_on_an_expression('page.wait_for_function("window.ready === true")') == [1]
     assert waits_on_an_expression('page.wait_for_function("() => window.ready")') == []
     assert waits_on_an_expression('page.wait_for_function(f"x => x === {1}", arg=1)') == []
+
+
+def owners_of_classes(root: Path, scripts: bool = True) -> dict[str, set[str]]:
+    """Each word a style sheet or a script may name (a class, an id), and who uses it in markup, code or (`scripts`)
+    scripts: "table", or the folder of each game whose package uses it."""
+    package = root / "scorekeeper"
+    patterns = ("*.py", "*.html", "*.js") if scripts else ("*.py", "*.html")
+    sources = [*root.joinpath("templates").rglob("*.html"), *(root.joinpath("static").rglob("*.js") if scripts else ()),
+               *package.glob("*.py"), *package.joinpath("views").glob("*.py"),
+               *(path for pattern in patterns for path in package.joinpath("shelf").rglob(pattern))]
+    texts = {path: path.read_text(encoding="utf-8") for path in sources if ".min." not in path.name}
+    words: dict[str, set[str]] = {}
+    for path, text in texts.items():
+        parts = path.relative_to(root).parts
+        owner = parts[2] if parts[:2] == ("scorekeeper", "shelf") and len(parts) > 3 else "table"
+        for word in set(re.findall(r"[A-Za-z][\w-]*", text)):
+            words.setdefault(word, set()).add(owner)
+    return words
+
+
+def styled_classes(sheet: str) -> set[str]:
+    """The classes a style sheet's selectors name."""
+    rules = re.sub(r"/\*.*?\*/", "", sheet, flags=re.S)
+    return {name for selector in re.findall(r"([^{}]+)\{", rules) for name in re.findall(r"\.([A-Za-z][\w-]*)", selector)}
+
+
+def game_classes_of_the_table(root: Path) -> dict[str, set[str]]:
+    """The classes the table's style sheets style that one game's package alone uses, with that game."""
+    owners = owners_of_classes(root)
+    styled = {name for sheet in root.joinpath("static").glob("*.css") for name in styled_classes(sheet.read_text())}
+    return {name: owners.get(name, set()) for name in sorted(styled)
+            if len(owners.get(name, set())) == 1 and "table" not in owners.get(name, set())}
+
+
+def test_the_table_s_styles_style_no_one_game_s_markup() -> None:
+    """What only one game's pages use is styled in that game's own sheet (its folder), never in the table's."""
+    assert game_classes_of_the_table(ROOT) == {}
+
+
+def test_a_game_s_class_in_the_table_s_styles_would_be_found(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "static", tmp_path / "static")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    sheet = tmp_path / "static" / "app.css"
+    sheet.write_text(sheet.read_text() + "\n.done-card { gap: 1rem; }\n")
+    (tmp_path / "scorekeeper").symlink_to(PACKAGE)
+    assert game_classes_of_the_table(tmp_path) == {"done-card": {"skullking"}}
+
+
+def game_words_of_the_table_s_scripts(root: Path) -> dict[str, set[str]]:
+    """The classes and ids the table's scripts look for that one game's markup alone has, with that game."""
+    owners = owners_of_classes(root, scripts=False)
+    found: dict[str, set[str]] = {}
+    for script in root.joinpath("static").rglob("*.js"):
+        if ".min." in script.name:
+            continue
+        # Its comments aside (their words are no code); a selector's class or id follows a quote, a space or a
+        # combinator, where a property (`form.action`) follows a name.
+        code = re.sub(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", "", script.read_text(encoding="utf-8"), flags=re.S | re.M)
+        for name in re.findall(r"""(?:^|[\s>+~,("'`])[.#]([A-Za-z][\w-]*)""", code):
+            users = owners.get(name, set())
+            if len(users) == 1 and "table" not in users:
+                found[name] = users
+    return found
+
+
+def test_the_table_s_scripts_look_for_no_one_game_s_markup() -> None:
+    """What only one game's pages hold is handled by that game's own script (its folder), never the table's."""
+    assert game_words_of_the_table_s_scripts(ROOT) == {}
+
+
+def test_a_game_s_markup_in_the_table_s_scripts_would_be_found(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "static", tmp_path / "static")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    script = tmp_path / "static" / "app" / "page.js"
+    script.write_text(script.read_text() + '\ndocument.querySelector("#card .own-result");\n')
+    (tmp_path / "scorekeeper").symlink_to(PACKAGE)
+    assert game_words_of_the_table_s_scripts(tmp_path) == {"own-result": {"skullking"}}

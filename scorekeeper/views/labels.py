@@ -68,14 +68,16 @@ def header_name(game: Any = None) -> str:
     return gettext(kind.TITLE) if kind is not None else gettext("Skull King")
 
 
-def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str, str]]:
-    """The style sheets and scripts of the game a page shows and of the page itself (`page`: endpoint, filename), as
-    the frame loads them: ("style" or "script", address, the element's id)."""
-    kind = _kind_shown(game)
+def game_assets(game: Any = None, page: Sequence[tuple[str, str]] = (),
+                new: kinds.GameKind[Any, Any] | None = None) -> list[tuple[str, str, str]]:
+    """The style sheets and scripts of the page itself (`page`: endpoint, filename) and of the game it shows (or, on
+    a new game's form, of the kind of game `new`), the game's last, over the table's: as the frame loads them,
+    ("style" or "script", address, the element's id)."""
+    kind = _kind_shown(game) or new
     own = kind.ASSETS if kind is not None else ()
     return [("script" if filename.endswith(".js") else "style", url_for(endpoint, filename=filename),
              "asset-" + re.sub(r"[^A-Za-z0-9]+", "-", f"{endpoint} {filename}"))
-            for endpoint, filename in (*own, *page)]
+            for endpoint, filename in (*page, *own)]
 
 
 def finished_on(game: Any) -> str:

@@ -38,7 +38,8 @@ def new_game(kind_name: str | None) -> ResponseReturnValue:
         abort(404)
     kind = offered[kind_name] if kind_name is not None else next(iter(offered))
     after = request.values.get("after") or None
-    context = {"title": gettext(kind.TITLE), "kind": kind, "after": after, **kind.new_game_context()}
+    context = {"title": gettext(kind.TITLE), "kind": kind, "new_game_kind": kind, "after": after,
+               **kind.new_game_context()}
     if request.method == "GET":
         return start_page(kind.NEW_TEMPLATE, form=players_of(kind, after), problems=[], **context)
     if too_many_new_games():

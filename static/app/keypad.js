@@ -8,7 +8,8 @@
     if (!input) return;
     if (step) {
       if (step.dataset.step < 0) input.stepDown(); else input.stepUp();
-      input.closest(".count-face")?.classList.toggle("counted", input.value !== "0");
+      // What shows the count as taken (a game's face of a card, marked `data-count-mark`) follows it at once.
+      input.closest("[data-count-mark]")?.classList.toggle("counted", input.value !== "0");
     } else input.value = setter.dataset.value;
     sk.changed(input);
   }

@@ -114,7 +114,8 @@
     yourTurn();
     feelReady();
     keepAwake();
-    showResultCard();
+    // A game's own script does what its pages need after each redraw (`how` as here).
+    document.dispatchEvent(new CustomEvent("sk:redrawn", { detail: { how } }));
     // The game ended, the next one started, this phone was let in: the page goes on by itself.
     const follow = how === "push" && main("[data-follow]")?.getAttribute("href");
     if (follow) htmx.ajax("GET", follow, { target: "#main", swap: "innerHTML" }).then(() => history.pushState({}, "", follow), () => {});
@@ -201,22 +202,6 @@
       if (elapsed < total) setTimeout(tick, Math.min(100, total - elapsed));
       else sk.feel("reveal");
     })();
-  }
-
-  // A phone whose result card opens (the bids shown, the page opened on it) shows it from its heading, once per
-  // hand: with ten cards and every bonus the card fills a phone, and Done is then on the screen.
-  let resultShown = null;
-  function showResultCard() {
-    const form = document.querySelector("#card form.thumb");
-    if (!form || innerWidth > 600 || resultShown === form.action) return;
-    resultShown = form.action;
-    // After whatever else places the page now (htmx's scroll to the top of a page it opens, the browser's own);
-    // then a little more, if that brings Done on the screen and keeps every tricks key there.
-    setTimeout(() => {
-      form.parentNode.scrollIntoView();
-      const below = form.querySelector(".done-button").getBoundingClientRect().bottom - innerHeight;
-      if (below > 0 && form.querySelector(".tricks-pad").getBoundingClientRect().top >= below) scrollBy(0, below);
-    });
   }
 
   // "Your turn" (a game whose bids go in turn) is felt once for each time it comes.

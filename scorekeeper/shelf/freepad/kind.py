@@ -36,7 +36,7 @@ TITLE = N_("Free pad")
 TEMPLATE = "freepad/round.html"
 NEW_TEMPLATE = "freepad/new.html"
 RULES_TEMPLATE = "freepad/rules.html"
-ASSETS: tuple[tuple[str, str], ...] = ()
+ASSETS: tuple[tuple[str, str], ...] = (("free_pad.static", "pad.css"),)
 SECRETS: tuple[str, ...] = ()  # a free pad keeps what the table says aloud
 # A whole number, negative allowed, with a typed minus of any kind (phones offer − and –).
 WHOLE = re.compile(r"[-−–]?[0-9]{1,7}")

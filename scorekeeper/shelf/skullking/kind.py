@@ -35,8 +35,8 @@ class SkullKing:
     TITLE = N_("Skull King")
     NEW_TEMPLATE = "skullking/new.html"
     RULES_TEMPLATE = "skullking/rules.html"
-    # The table's style sheet and script are all its pages need.
-    ASSETS: tuple[tuple[str, str], ...] = ()
+    # Its own styles (the hand's facts, the result cards, the loads) and script (the result card in view).
+    ASSETS: tuple[tuple[str, str], ...] = (("skull_king.static", "game.css"), ("skull_king.static", "card.js"))
     # As BG Stats knows it: its BoardGameGeek id (see the README).
     BG_STATS = ("Skull King", 150145)
 

@@ -57,7 +57,7 @@ PAD_PAGE = PushedPage(shared_pad, pad_card_key, pad_card)
 
 
 # The pad's table and its print style come with the pad's page alone, not with every phone's first load.
-PAD_ASSETS = (("static", "pad.css"), ("skull_king.static", "print.css"))
+PAD_ASSETS = (("static", "pad.css"),)
 
 
 @bp.get("/games/<public_id>/pad")
