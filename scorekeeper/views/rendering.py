@@ -37,7 +37,8 @@ def page(template: str, status: int = 200, /, **context: object) -> Response:
             # A page opened (a link, a redirect after a new game) brings its game's styles and scripts into the
             # frame; a tap's answer does not, so a tap is one request.
             brand += render_template("_game_assets.html", game=game, oob=True,
-                                     page_assets=context.get("page_assets", ()))
+                                     page_assets=context.get("page_assets", ()),
+                                     new_game_kind=context.get("new_game_kind"))
         response = make_response(render_block(template, "main", fragment=True, **context) + brand, status)
         if request.method != "GET":
             # A refused form shows its page again; the address stays that of the page.
