@@ -378,7 +378,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
     def init_app(self, app: Flask) -> None:
         """Its folder on the app (its templates and static files, `game_folder`); the table draws its one screen
         (`views.plays`)."""
-        app.register_blueprint(game_folder(self.NAME, self.rules.__name__))
+        open_folder(app, game_folder(self.NAME, self.rules.__name__))
 
     def commands(self) -> Sequence[click.Command]:
         """None: the pad file's `scorekeeper score` is the table's."""
@@ -515,6 +515,15 @@ def game_folder(name: str, import_name: str) -> Blueprint:
     blueprint = Blueprint(blueprint_name(name), import_name, template_folder="templates", static_folder="static")
     blueprint.static_url_path = f"/static/{Path(blueprint.root_path).name}"
     return blueprint
+
+
+def open_folder(app: Flask, folder: Blueprint) -> None:
+    """A game's folder on the app: its Blueprint (pages, templates, static files) and its words, the catalog in its
+    own `translations/`, read beside the table's."""
+    app.register_blueprint(folder)
+    words = Path(folder.root_path) / "translations"
+    if words.is_dir():
+        app.extensions["babel"].translation_directories.append(str(words))
 
 
 def blueprint_name(name: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from scorekeeper.shelf.skullking.glossary import GLOSSARY
-from tests.test_translations import TRANSLATIONS
+from tests.test_translations import CATALOGS
 
 # Pad-file messages quote the file's own values ("shot": grapeshot or cannonball), which stay as written.
 QUOTES_THE_FILE = re.compile(r"“\w+”")
@@ -16,10 +16,13 @@ QUOTES_THE_FILE = re.compile(r"“\w+”")
 
 @pytest.mark.parametrize("language", sorted(GLOSSARY))
 def test_every_message_names_the_cards_as_the_glossary_does(language: str) -> None:
-    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
-        catalog = read_po(handle)
+    messages = []
+    # Every catalog: the table's, and each game's own (Skull King's holds most of the cards' names).
+    for folder in CATALOGS:
+        with open(folder / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
+            messages += list(read_po(handle))
     wrong = []
-    for message in catalog:
+    for message in messages:
         if not message.id:
             continue
         pairs = zip(message.id if isinstance(message.id, tuple) else (message.id,),

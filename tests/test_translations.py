@@ -1,7 +1,7 @@
 """German, French and Italian are complete: every message translated, and no English left on the pages.
 
-The table's catalog holds the table's words and those of the games that bring none; a game may bring its own
-catalog (`scorekeeper/shelf/<game>/translations`) for the words the table's lacks, which the app reads beside it.
+Each game's words are in its own catalog (`scorekeeper/shelf/<game>/translations`), read beside the table's; the
+table's holds its own words and those several games share (`tools/catalogs.py` puts each message where it belongs).
 """
 
 from __future__ import annotations
@@ -43,6 +43,38 @@ def message_ids() -> set[str]:
     for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)
     return found
+
+
+def catalogs_tool():
+    """`tools/catalogs.py`, which puts each message in the catalog of whoever alone says it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_message_is_in_the_catalog_of_whoever_alone_says_it() -> None:
+    """A game's own words in its folder, none of them in the table's catalog; the table's and the shared ones there."""
+    tool = catalogs_tool()
+    assert tool.misplaced() == []
+    # Not a vacuous sweep: every game has words of its own, and the table's catalog is no game's.
+    assert {"skullking", "wizard", "skipbo", "dracula", "freepad"} <= set(tool.present())
+    assert tool.owner_of("scorekeeper/shelf/dracula/kind.py") == "dracula"
+    assert tool.owner_of("scorekeeper/views/table.py") == tool.TABLE
+
+
+def test_a_message_in_another_s_catalog_would_be_found(tmp_path: Path) -> None:
+    tool = catalogs_tool()
+    placed = tool.placed()
+    moved = next(iter(placed["skullking"]))
+    present = tool.present()
+    present["skullking"].discard(moved)
+    present[tool.TABLE].add(moved)
+    tool.present = lambda: present
+    assert len(tool.misplaced()) == 2
 
 
 def test_the_templates_hold_every_message_of_the_code() -> None:

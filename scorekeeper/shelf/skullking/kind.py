@@ -15,7 +15,7 @@ import click
 from flask import Flask
 
 from ...i18n import gettext
-from ...kinds import Context, Form, GameKind, NewMatch, Started, Summary
+from ...kinds import Context, Form, GameKind, NewMatch, Started, Summary, open_folder
 from ...padfile import JSONObject
 from ...problems import N_
 from ...views.pushed import GAME
@@ -56,7 +56,7 @@ class SkullKing:
         pages.add(self.NAME, "scorepad", scorepad.PAD_PAGE)
         pages.add(self.NAME, "screen", scorepad.SCREEN_CONTENT)
         pages.add(self.NAME, "end", scorepad.END_PAGE)
-        app.register_blueprint(views.bp)
+        open_folder(app, views.bp)
         words.init_app(app)
 
     def commands(self) -> list[click.Command]:

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from flask import Flask
 
-from ...kinds import OnPlays, PlayedRules, Started
+from ...kinds import OnPlays, PlayedRules, Started, open_folder
 from . import kind, pad
 from .kind import DRAFT, Draft
 from .rules import Round, Setup, bidding_order
@@ -22,11 +21,10 @@ class WizardKind(OnPlays[Setup, Round, Draft, kind.Tap]):
     resumed, and the host's correction of a round."""
 
     def init_app(self, app: Flask) -> None:
-        """Its catalog of words beside the table's, and the host's correction page."""
+        """Its folder (its words beside the table's, its style sheet) and the host's correction page."""
         from . import views
 
-        app.extensions["babel"].translation_directories.append(str(Path(__file__).parent / "translations"))
-        app.register_blueprint(views.bp)
+        open_folder(app, views.bp)
 
     def write_csv(self, setup: Setup, plays: Sequence[Round]) -> str:
         """The pad as CSV: a row per round and player, with points and running total."""
