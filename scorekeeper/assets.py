@@ -121,6 +121,18 @@ def static_folders(app: Flask) -> dict[str, str]:
     return folders
 
 
+def addresses(app: Flask) -> list[tuple[str, str]]:
+    """Every static file `app` serves, as (endpoint, filename): each folder's files, a bundle by its name, its parts
+    only within it."""
+    found = []
+    for endpoint, (folder, bundles) in app.extensions["static_folders"].items():
+        in_bundles = {part for parts in bundles.values() for part in parts}
+        root = Path(folder)
+        names = [path.relative_to(root).as_posix() for path in sorted(root.rglob("*")) if path.is_file()]
+        found += [(endpoint, name) for name in [*bundles, *(n for n in names if n not in in_bundles)]]
+    return found
+
+
 def static_view(folder: str, bundles: Mapping[str, Sequence[str]]) -> Callable[[str], Response]:
     """The view of one static folder: each file (or bundle) through `send_asset`."""
     def static_file(filename: str) -> Response:
@@ -133,12 +145,13 @@ def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> 
     """Serve the table's `static/` and every game's through `send_asset`, with `bundles` (a name for files under
     the table's served as one, in order), and give every static URL its content's fingerprint. Called once every
     game's Blueprint is registered."""
-    kept = dict(bundles or {})
-    app.extensions["asset_bundles"] = kept
-    folders = static_folders(app)
-    bundles_of = {endpoint: kept if endpoint == "static" else {} for endpoint in folders}
-    for endpoint, folder in folders.items():
-        app.view_functions[endpoint] = static_view(folder, bundles_of[endpoint])
+    # Each static endpoint: its folder and its bundles (the table's alone has any).
+    served: dict[str, tuple[str, Mapping[str, Sequence[str]]]] = {
+        endpoint: (folder, dict(bundles or {}) if endpoint == "static" else {})
+        for endpoint, folder in static_folders(app).items()}
+    app.extensions["static_folders"] = served
+    for endpoint, (folder, kept) in served.items():
+        app.view_functions[endpoint] = static_view(folder, kept)
 
     # A file's fingerprint, once per process: a page names the frame's script (eight files) and its sheets each time
     # it is drawn. While debugging, files change under the running app: looked at each time.
@@ -146,15 +159,15 @@ def init_app(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> 
 
     @app.url_defaults
     def fingerprint_static(endpoint: str, values: dict[str, object]) -> None:
-        folder = folders.get(endpoint)
-        if folder is None or "filename" not in values or "v" in values:
+        if endpoint not in served or "filename" not in values or "v" in values:
             return
         filename = values["filename"]
         if not isinstance(filename, str):
             return
         fingerprint = fingerprints.get((endpoint, filename))
         if fingerprint is None:
-            asset = asset_at(folder, filename, bundles_of[endpoint])
+            folder, kept = served[endpoint]
+            asset = asset_at(folder, filename, kept)
             fingerprint = asset.fingerprint if asset is not None else None
             if not app.debug and fingerprint is not None:
                 fingerprints[endpoint, filename] = fingerprint

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from babel import Locale
 from flask import Flask, url_for
 from flask_babel import force_locale, get_translations
 from sqlalchemy.orm import configure_mappers
 
-from .assets import static_folders
+from .assets import addresses
 
 
 def warm_up(app: Flask) -> None:
     """Do what a new process's first requests would otherwise do while players wait (a few hundred milliseconds,
     holding up every request the process has then): every template compiled, the database models set up, every
     language's words and formats loaded, every static file read, minified, compressed and fingerprinted (a
-    bundle's parts go out only within it: `assets.init_app`)."""
+    bundle's parts go out only within it: `assets.addresses`)."""
     started = time.monotonic()
     for name in app.jinja_env.list_templates():
         app.jinja_env.get_template(name)
@@ -32,16 +30,9 @@ def warm_up(app: Flask) -> None:
             locale = Locale.parse(language)
             locale.list_patterns  # noqa: B018
             locale.date_formats  # noqa: B018
-        bundles: Mapping[str, Sequence[str]] = app.extensions.get("asset_bundles", {})
-        in_bundles = {part for parts in bundles.values() for part in parts}
-        files = []
-        for endpoint, folder in static_folders(app).items():
-            static = Path(folder)
-            names = [path.relative_to(static).as_posix() for path in sorted(static.rglob("*")) if path.is_file()]
-            files += names
-            table = endpoint == "static"
-            for filename in [*(bundles if table else ()), *(n for n in names if not (table and n in in_bundles))]:
-                url_for(endpoint, filename=filename)
+        files = addresses(app)
+        for endpoint, filename in files:
+            url_for(endpoint, filename=filename)
     app.logger.info("process %d ready: warmed up in %.2f s (%d templates, %d languages, %d static files)",
                     os.getpid(), time.monotonic() - started, len(app.jinja_env.list_templates()),
                     len(app.config["LANGUAGES"]), len(files))
