@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from babel.messages.checkers import python_format
-from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask import Flask
@@ -25,24 +24,12 @@ TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 # The table's catalog, then each game's own.
 CATALOGS = (TRANSLATIONS, *sorted(ROOT.glob("scorekeeper/shelf/*/translations")))
 LANGUAGES = ("de", "fr", "it")
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "lazy_gettext": None,
-            "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
 
 
 def catalog(language: str, folder: Path = TRANSLATIONS):
     """The .po catalog of `language` in `folder` (the table's by default)."""
     with open(folder / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
         return read_po(handle, locale=language)
-
-
-def message_ids() -> set[str]:
-    """Every message the code and the templates use, extracted afresh."""
-    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2"),
-                  ("scorekeeper/shelf/**/templates/**.html", "jinja2")]
-    found = set()
-    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
-        found.add(message[0] if isinstance(message, tuple) else message)
-    return found
 
 
 def catalogs_tool():
@@ -56,6 +43,11 @@ def catalogs_tool():
     return module
 
 
+def message_ids() -> set[str]:
+    """Every message the code and the templates use, extracted afresh (as `tools/catalogs.py` extracts them)."""
+    return {ident for ident, _ in catalogs_tool().extracted()}
+
+
 def test_each_message_is_in_the_catalog_of_whoever_alone_says_it() -> None:
     """A game's own words in its folder, none of them in the table's catalog; the table's and the shared ones there."""
     tool = catalogs_tool()
@@ -66,7 +58,7 @@ def test_each_message_is_in_the_catalog_of_whoever_alone_says_it() -> None:
     assert tool.owner_of("scorekeeper/views/table.py") == tool.TABLE
 
 
-def test_a_message_in_another_s_catalog_would_be_found(tmp_path: Path) -> None:
+def test_a_message_in_another_s_catalog_would_be_found() -> None:
     tool = catalogs_tool()
     placed = tool.placed()
     moved = next(iter(placed["skullking"]))
@@ -82,7 +74,7 @@ def test_the_templates_hold_every_message_of_the_code() -> None:
     for folder in CATALOGS:
         with open(folder / "messages.pot", "rb") as handle:
             template |= {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(handle) if m.id}
-    assert message_ids() - template == set(), "run pybabel extract (see README) and translate"
+    assert message_ids() - template == set(), "run tools/catalogs.py (see README) and translate"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
