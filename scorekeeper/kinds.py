@@ -232,11 +232,16 @@ class KeptPlay(Protocol):
     def closed(self) -> bool: ...
 
 
-class StoredGame(Protocol):
-    """A stored game as a kind reads its setup from it: the table's state of it (`games.GameState`) or its row."""
+class OfKind(Protocol):
+    """A stored game as the shelf finds its kind: its state, its row or a summary's row."""
 
     @property
     def kind(self) -> str: ...
+
+
+class StoredGame(OfKind, Protocol):
+    """A stored game as a kind reads its setup from it: the table's state of it (`games.GameState`) or its row."""
+
     @property
     def options(self) -> Mapping[str, JSON] | None: ...
     @property
@@ -376,7 +381,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
         return self.rules
 
     def init_app(self, app: Flask) -> None:
-        """Its folder on the app (its templates and static files, `game_folder`); the table draws its one screen
+        """Its folder on the app (its templates, static files and words, `game_folder`); the table draws its one screen
         (`views.plays`)."""
         open_folder(app, game_folder(self.NAME, self.rules.__name__))
 
@@ -481,7 +486,7 @@ class Shelf:
     def __iter__(self) -> Iterator[GameKind[Any, Any]]:
         return iter(self.by_name.values())
 
-    def of(self, game: StoredGame) -> GameKind[Any, Any]:
+    def of(self, game: OfKind) -> GameKind[Any, Any]:
         """The kind of a stored game (a record, its plain values or a summary's row)."""
         return self.by_name[game.kind]
 
@@ -544,6 +549,6 @@ def registered() -> Shelf:
     return shelf
 
 
-def kind_of(game: StoredGame) -> GameKind[Any, Any]:
+def kind_of(game: OfKind) -> GameKind[Any, Any]:
     """The kind of a stored game in the current app (a record, its plain values or a summary's row)."""
     return registered().of(game)

@@ -350,9 +350,11 @@ def _apply(write: Write, applied: kinds.Change[Any, Any]) -> None:
         write.writes.finished = (game.finished_at or utcnow(), applied.summary)
 
 
-def by_rules(change: Mapping[str, Any], drawn_for: int | None = None) -> Decision:
+def by_rules(change: object, drawn_for: int | None = None) -> Decision:
     """A tap on the one screen the table draws for a game (`PlayedRules`), as its decision: the rules say what it
     does to the play open now; a play that closes ends the game, or the next collects its secret entries.
+
+    `change`: the tap as the game's rules parsed it (`parse_change`), a value of the game's own.
 
     `drawn_for`: the number of the round the screen showed; a tap that arrives after it closed
     (a late or repeated tap) changes nothing rather than land in the next one.
