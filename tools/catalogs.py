@@ -63,14 +63,25 @@ def key_of(message: Message) -> tuple[object, str | None]:
     return (message.id[0] if isinstance(message.id, (tuple, list)) else message.id, message.context)
 
 
+def catalogs() -> dict[str, Path]:
+    """The catalogs there are now, by owner: the table's, and each game's that has one."""
+    found = {TABLE: folder_of(TABLE)}
+    found.update({folder.parent.name: folder for folder in sorted(ROOT.glob("scorekeeper/shelf/*/translations"))})
+    return found
+
+
+def template_of(owner: str) -> Catalog | None:
+    """The template (`messages.pot`) of `owner`'s catalog, if it has one."""
+    path = folder_of(owner) / "messages.pot"
+    if not path.exists():
+        return None
+    with open(path, "rb") as handle:
+        return read_po(handle)
+
+
 def present() -> dict[str, set[tuple[object, str | None]]]:
     """The messages each catalog holds now, by owner."""
-    found = {}
-    for template in [folder_of(TABLE) / "messages.pot", *ROOT.glob("scorekeeper/shelf/*/translations/messages.pot")]:
-        owner = TABLE if template.parent == folder_of(TABLE) else template.parent.parent.name
-        with open(template, "rb") as handle:
-            found[owner] = {key_of(m) for m in read_po(handle) if m.id}
-    return found
+    return {owner: {key_of(m) for m in template_of(owner) or () if m.id} for owner in catalogs()}
 
 
 def misplaced() -> list[str]:
@@ -89,7 +100,7 @@ def misplaced() -> list[str]:
 def translations(language: str) -> dict[tuple[object, str | None], object]:
     """Every translation of `language` in every catalog now."""
     found: dict[tuple[object, str | None], object] = {}
-    for folder in [folder_of(TABLE), *ROOT.glob("scorekeeper/shelf/*/translations")]:
+    for folder in catalogs().values():
         path = folder / language / "LC_MESSAGES" / "messages.po"
         if path.exists():
             with open(path, "rb") as handle:
@@ -109,16 +120,20 @@ def write() -> None:
     plurals = {language: plural_forms(language) for language in LANGUAGES}
     for owner, messages in sorted(placed().items()):
         folder = folder_of(owner)
-        title = "the table" if owner == TABLE else owner
         project = "Skull King scorekeeper" + ("" if owner == TABLE else f": {owner}")
+        comment = ("# The table's words, and those several games share." if owner == TABLE
+                   else f"# The words of {owner}, which only its package says.")
+        # Made when its template was first made: a run that changes no message changes no file.
+        before = template_of(owner)
+        made = before.creation_date if before is not None else None
         for language in (None, *LANGUAGES):
-            catalog = Catalog(locale=language, project=project, header_comment=(
-                f"# The words of {title}" + (" and those the table and several games share." if owner == TABLE
-                                              else ", which only its package says.")), fuzzy=False)
+            catalog = Catalog(locale=language, project=project, header_comment=comment, fuzzy=False,
+                              creation_date=made)
             if language:
                 catalog.mime_headers = [("Plural-Forms", plurals[language])]
             for key, ident in sorted(messages.items(), key=lambda item: str(item[0])):
-                string = kept[language].get(key, "") if language else ("", "") if isinstance(ident, tuple) else ""
+                empty = ("", "") if isinstance(ident, tuple) else ""
+                string = kept[language].get(key, empty) if language else empty
                 catalog.add(ident, string, context=key[1])
             path = folder / (language or "") / ("LC_MESSAGES" if language else "") / (
                 "messages.po" if language else "messages.pot")
