@@ -43,7 +43,7 @@ def is_names(value: object) -> TypeGuard[list[str]]:
 
 
 def is_name_lists(value: object) -> TypeGuard[list[list[str]]]:
-    """Whether a JSON value is a list of lists of strings (teams of names, rows of cards)."""
+    """Whether a JSON value is a list of lists of strings (teams of names, a coffin's rows of cards)."""
     return isinstance(value, list) and all(is_names(item) for item in value)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...padfile import JSON, JSONObject, Reader, read_strictly, shown
+from ...padfile import JSON, JSONObject, Reader, is_name_lists, read_strictly, shown
 from ...problems import N_, Problem, name_problems, target_problems
 from .rules import (
     DEFAULT_TARGET,
@@ -110,8 +110,7 @@ class _Reader(Reader):
             return None
         self.unknown_keys(raw, ROUND_KEYS, number)
         coffin = raw.get("coffin")
-        if not (isinstance(coffin, list) and all(isinstance(row, list) and all(isinstance(c, str) for c in row)
-                                                 for row in coffin)):
+        if not is_name_lists(coffin):
             self.add(N_("“coffin” must be three rows of three cards, not %(value)s."), number, value=shown(coffin))
             return None
         problems = validate_round(number, coffin, over)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...padfile import JSON, JSONObject, PadError, Reader, inert_cell, is_whole, json_kind, shown
+from ...padfile import JSON, JSONObject, PadError, Reader, inert_cell, is_names, is_whole, json_kind, shown
 from . import rules
 from .rules import N_, Entry, Hand, Options, Problem, Setup
 
@@ -125,7 +125,7 @@ class _PadReader(Reader):
         return Options(**values) if ok else None
 
     def read_players(self, raw: object) -> list[str] | None:
-        if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        if not is_names(raw):
             self.add(N_("“players” must be a list of names, not %(value)s."), value=shown(raw))
             return None
         return raw
@@ -199,7 +199,7 @@ class _PadReader(Reader):
         tricks = self.whole(raw, "tricks", number, who, required=False)
         bonuses = self.read_bonuses(table, number, who, raw.get("bonuses", {}))
         loot_with = raw.get("loot_with", [])
-        if not isinstance(loot_with, list) or not all(isinstance(p, str) for p in loot_with):
+        if not is_names(loot_with):
             self.add(N_("%(names)s: “loot_with” must be a list of player names, not %(value)s."),
                      number, who, value=shown(loot_with))
         wager = self.whole(raw, "wager", number, who, required=False)
