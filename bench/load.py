@@ -826,6 +826,26 @@ async def shelf(args: argparse.Namespace, bases: list[str], pids: list[int]) -> 
         "", *rows])
 
 
+CACHE_FIGURES = re.compile(r"cache '([^']+)': (\d+) found, (\d+) made in (\d+) ms")
+
+
+def caches_worth(logs: list[Path]) -> str:
+    """What each of the server's caches was worth over the run, from what its processes logged as they stopped: the
+    values found kept, the values made and the time making them took; a value found saved about a make's mean."""
+    found: dict[str, list[int]] = {}
+    for log in logs:
+        for match in CACHE_FIGURES.finditer(log.read_text(errors="replace")):
+            sums = found.setdefault(match[1], [0, 0, 0])
+            for i in range(3):
+                sums[i] += int(match[i + 2])
+    rows = [f"| {name} | {hits:,} | {made:,} | {ms:,} | {hits * ms / made if made else 0:,.0f} |"
+            for name, (hits, made, ms) in sorted(found.items(), key=lambda item: -item[1][0] * item[1][2]
+                                                  / max(item[1][1], 1))]
+    if not rows:
+        return ""
+    return "\n".join(["| cache | found | made | ms making | ms saved (about) |", "|---|---:|---:|---:|---:|", *rows])
+
+
 async def run(args: argparse.Namespace) -> None:
     """Start the server (or several instances sharing one database), measure, stop them, report."""
     with tempfile.TemporaryDirectory() as instance:
@@ -837,7 +857,7 @@ async def run(args: argparse.Namespace) -> None:
             folder.mkdir()
             # Hosts behind one address share their secret key, as they would in production.
             servers.append(ProductionServer(folder, database_url, WEB_CONCURRENCY=str(args.workers),
-                                            SECRET_KEY="bench-shared-secret"))
+                                            SECRET_KEY="bench-shared-secret", SCOREKEEPER_CACHE_FIGURES="1"))
         try:
             for server in servers:
                 server.start()  # one after the other: the first one brings the database up to date
@@ -864,8 +884,11 @@ async def run(args: argparse.Namespace) -> None:
             # What the servers logged of their own failures (an exception in a stream ends it with no error the
             # screen sees): said with the figures, since the logs go with the run's folder.
             failures = [line for server in servers for line in server_failures(server.instance / "gunicorn.log")]
+            worth = caches_worth([server.instance / "gunicorn.log" for server in servers])
     section = report(args, figures, elapsed, weights, memory.peak, flat)
     print(section)
+    if worth:
+        print("\n" + worth)
     if failures:
         print("\nThe servers logged:\n\n" + "\n".join(failures[:60]))
     if args.readme:

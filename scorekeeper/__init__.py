@@ -52,6 +52,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         # No request is larger than the largest pad file.
         MAX_CONTENT_LENGTH=MAX_BYTES,
         REVEAL_COUNT_SECONDS=float(os.environ.get("SCOREKEEPER_REVEAL_SECONDS", "3")),
+        # What each cache was worth, logged by each process as it stops (`games.cache_figures`; the benchmark's).
+        CACHE_FIGURES=bool(os.environ.get("SCOREKEEPER_CACHE_FIGURES")),
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         # Per client address and minute: typed join codes (guessing), new games and imports (their cost).
         JOIN_TRIES_PER_MINUTE=12,

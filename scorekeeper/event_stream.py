@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 # The gzip header: deflate, no name, no time, unknown system.
@@ -47,9 +48,7 @@ def events_of(item: Item) -> tuple[str | SharedEvent, ...]:
 class Kept(Protocol):
     """Where a process keeps compressed shared events (a `games.VersionCache`)."""
 
-    def get(self, key: Hashable) -> bytes | None: ...
-
-    def put(self, key: Hashable, value: bytes) -> None: ...
+    def kept_or_made(self, key: Hashable, make: Callable[[], bytes]) -> bytes: ...
 
 
 def deflated(data: bytes, before: bytes) -> bytes:
@@ -76,10 +75,7 @@ def gzipped(events: Iterable[Item], kept: Kept) -> Iterator[bytes]:
                 data = event.text.encode()
                 before = since_shared or b""
                 key = (event.key, before)
-                block = kept.get(key)
-                if block is None:
-                    block = deflated(data, before)
-                    kept.put(key, block)
+                block = kept.kept_or_made(key, partial(deflated, data, before))
                 since_shared = data
             else:
                 data = event.encode()

@@ -9,13 +9,14 @@ from __future__ import annotations
 import operator
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
-from flask import current_app, has_app_context
+from flask import Flask, current_app, has_app_context
 from sqlalchemy import bindparam, exists, literal, select
 from sqlalchemy.orm import selectinload
 
@@ -404,9 +405,22 @@ class VersionCache:
     def __init__(self, size: int = 1024) -> None:
         self.size = size
         self.items: OrderedDict[Any, Any] = OrderedDict()
+        # What it is worth (`cache_figures`): values found kept, values made, and the seconds making them took.
+        self.hits = 0
+        self.made = 0
+        self.making = 0.0
 
     def get(self, key: Any) -> Any:
-        """The value kept for `key`, or None."""
+        """The value kept for `key`, or None (counted: a value found, or one its caller makes)."""
+        value = self._get(key)
+        if value is None:
+            self.made += 1
+        else:
+            self.hits += 1
+        return value
+
+    def _get(self, key: Any) -> Any:
+        """The value kept for `key`, or None, marked as used now."""
         items = self.items
         value = items.get(key)
         if value is not None:
@@ -418,20 +432,31 @@ class VersionCache:
 
     def kept_or_made(self, key: Any, make: Callable[[], Made]) -> Made:
         """The value kept for `key`, else `make()`, kept under it."""
-        found: Made | None = self.get(key)
+        found: Made | None = self._get(key)
         if found is None:
-            found = make()
+            found = self._made(make)
             self.put(key, found)
+        else:
+            self.hits += 1
         return found
 
     def kept_while(self, key: Any, made_of: Any, make: Callable[[], Made]) -> Made:
         """The value kept under `key` while what it is `made_of` (a game's version) stays, else `make()`, kept in
         its place: one value per key, not one per version, so a process keeps no game's past."""
-        found = self.get(key)
+        found = self._get(key)
         if found is not None and found[0] == made_of:
+            self.hits += 1
             return cast(Made, found[1])
-        value = make()
+        value = self._made(make)
         self.put(key, (made_of, value))
+        return value
+
+    def _made(self, make: Callable[[], Made]) -> Made:
+        """`make()`, counted and timed."""
+        started = time.perf_counter()
+        value = make()
+        self.making += time.perf_counter() - started
+        self.made += 1
         return value
 
     def put(self, key: Any, value: Any) -> None:
@@ -446,12 +471,25 @@ class VersionCache:
             pass
 
 
+# The caches that keep more than a game's newest value: what is drawn keeps every game's parts (its table, its pad, its
+# big screen, its end) in every language, an edition each.
+CACHE_SIZES = {"drawn": 8192}
+
+
 def cache(name: str) -> VersionCache:
     """The app's cache called `name` (each app has its own database, so its own caches)."""
     caches: dict[str, VersionCache] = current_app.extensions.setdefault("version_caches", {})
     if name not in caches:
-        caches[name] = VersionCache()
+        caches[name] = VersionCache(CACHE_SIZES.get(name, 1024))
     return caches[name]
+
+
+def cache_figures(app: Flask) -> list[str]:
+    """What each of the app's caches was worth in this process, a line each: the values found kept, the values made
+    (or asked for and not found) and the milliseconds making them took (a value found saved about a make's mean)."""
+    caches: dict[str, VersionCache] = app.extensions.get("version_caches", {})
+    return [f"cache {name!r}: {kept.hits} found, {kept.made} made in {kept.making * 1000:.0f} ms"
+            for name, kept in sorted(caches.items())]
 
 
 def keep(state: GameState) -> None:

@@ -124,6 +124,11 @@ def post_worker_init(worker: Worker) -> None:
 
     def end_everything() -> None:
         worker.wsgi.logger.info("process %d stopping: its live streams and idle connections end now", os.getpid())
+        if worker.wsgi.config["CACHE_FIGURES"]:
+            from scorekeeper.games import cache_figures
+
+            for line in cache_figures(worker.wsgi):
+                worker.wsgi.logger.info("process %d: %s", os.getpid(), line)
         stop_all_streams()
         # Ended as a client that went away ends them (gunicorn notes that quietly): a shutdown is no error, and
         # logs no traceback per connection.

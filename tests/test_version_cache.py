@@ -62,3 +62,22 @@ def test_a_key_another_thread_lets_go_between_two_steps_is_only_a_miss() -> None
     kept.put("new", 2)  # its own key gone before it is marked: nothing fails
     kept.put("newer", 3)
     assert len(kept.items) <= 2
+
+
+def test_a_cache_counts_what_it_found_and_what_it_made_and_the_time_that_took() -> None:
+    """The figures that show whether a cache pays for itself (the benchmark prints them from every process)."""
+    from flask import Flask
+
+    from scorekeeper.games import cache_figures
+
+    kept = VersionCache(size=4)
+    assert kept.kept_or_made("a", lambda: 1) == 1
+    assert kept.kept_or_made("a", lambda: 2) == 1
+    assert kept.kept_while("b", 1, lambda: "one") == "one"
+    assert kept.kept_while("b", 1, lambda: "again") == "one"
+    assert kept.kept_while("b", 2, lambda: "two") == "two"  # made anew: what it was made of changed
+    assert kept.get("c") is None and kept.get("a") == 1
+    assert (kept.hits, kept.made) == (3, 4) and kept.making >= 0
+    app = Flask(__name__)
+    app.extensions["version_caches"] = {"drawn": kept}
+    assert cache_figures(app) == [f"cache 'drawn': 3 found, 4 made in {kept.making * 1000:.0f} ms"]

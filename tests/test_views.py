@@ -424,37 +424,6 @@ def test_a_correction_of_an_earlier_hand_moves_every_row_after_it(app: Flask, cl
         total - delta for row in before[2:] for total, delta in zip((c.total for c in row.cells), (20, 50), strict=True)]
 
 
-def test_a_hand_is_put_together_again_only_when_what_it_is_made_of_changed(app: Flask, client: FlaskClient) -> None:
-    """The hands a change leaves as they were are the very values of the version before (most changes change one
-    hand); a hand corrected, or the hand being bid, is made anew; and every version reads as one worked out afresh."""
-    from scorekeeper.shelf.skullking import reading
-
-    url = new_game(client, ["Anne", "Ben"], "modern", rounds="whirlpool")
-
-    def hands() -> tuple:
-        with app.test_request_context():
-            found = reading.hands(games.load(public_id(url)))  # type: ignore[arg-type]
-            kept = app.extensions["version_caches"].copy()
-            app.extensions["version_caches"].clear()
-            assert reading.hands(games.load(public_id(url))) == found  # type: ignore[arg-type]
-            app.extensions["version_caches"].update(kept)
-            return found
-
-    for number, cards in enumerate((9, 7), start=1):
-        bid_all(client, url, number, [cards, 0])
-        assert client.post(f"{url}/hands/{number}", data=results([cards, 0])).status_code == 303
-    before = hands()
-    assert client.post(f"{url}/hands/3/bid", data={"seat": 0, "bid": 1}).status_code == 303
-    after_a_bid = hands()
-    assert after_a_bid[0] is before[0] and after_a_bid[1] is before[1]
-    assert after_a_bid[2] != before[2] and after_a_bid[2].entries[0].ready
-    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1", "intent": "correct"}
-    assert client.post(f"{url}/hands/2", data=data).status_code == 303
-    corrected = hands()
-    assert corrected[0] is before[0] and corrected[1] is not before[1] and corrected[1].corrected
-    assert [e.bid for e in corrected[1].entries] == [6, 1]
-
-
 def test_an_invalid_correction_changes_nothing(client: FlaskClient) -> None:
     url = play_short_game(client)
     before = client.get(f"{url}/pad.json").data

@@ -53,17 +53,18 @@ def start_page(template: str, status: int = 200, /, **context: object) -> Respon
     return page(template, status, page_assets=START_ASSETS, **context)
 
 
-def once_per_edition(kept_as: str, game_id: int, edition: int, render: Callable[[], str]) -> str:
+def once_per_edition(part: str, game_id: int, edition: int, render: Callable[[], str]) -> str:
     """What every screen of a game sees alike at one edition, in this language: drawn once (`drawn_once`)."""
-    return drawn_once(kept_as, game_id, edition, lambda: (render(),))[0]
+    return drawn_once(part, game_id, edition, lambda: (render(),))[0]
 
 
-def drawn_once(kept_as: str, game_id: int, edition: int, draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
-    """What every screen of a game sees alike at one edition, in this language, in parts: drawn by the first screen
-    that asks, then the same bytes for all (kept in the process's cache `kept_as`, and for the server's other
-    processes in its host cache)."""
-    key = (kept_as, game_id, edition, str(get_locale()))
-    return games.cache(kept_as).kept_or_made(key, lambda: drawn_on_host(key, draw))
+def drawn_once(part: str, game_id: int, edition: int, draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
+    """What every screen of a game sees alike at one edition, in this language, in pieces: drawn by the first screen
+    that asks, then the same bytes for all. The one cache of what is drawn, by (part, game, edition, language):
+    every game's shared table, pad, big screen and end, and the live stream's events of them (`views.table`); kept
+    for the server's other processes in its host cache too."""
+    key = (part, game_id, edition, str(get_locale()))
+    return games.cache("drawn").kept_or_made(key, lambda: drawn_on_host(key, draw))
 
 
 def drawn_on_host(key: tuple[Any, ...], draw: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:

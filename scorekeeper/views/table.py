@@ -97,8 +97,9 @@ def shared_event(screen: str, state: games.GameState, kind: str,
                  render: Callable[[games.GameState], str]) -> event_stream.SharedEvent:
     """An event every `screen` of the game is sent alike at this edition, in this language: `render`ed, written
     out and compressed once per process, whichever of its streams comes first."""
-    key = (screen, state.id, state.edition, str(get_locale()), kind)
-    text = games.cache("shared events").kept_or_made(key, lambda: event(kind, render(state), state.edition))
+    key = (f"{screen} {kind} event", state.id, state.edition, str(get_locale()))
+    # Kept with what is drawn (`rendering.drawn_once`), as its parts are.
+    text = games.cache("drawn").kept_or_made(key, lambda: event(kind, render(state), state.edition))
     return event_stream.SharedEvent(key, text)
 
 

@@ -217,14 +217,14 @@ def _settle(game: games.GameState, record: HandState,
     names = [seat.name for seat in game.seats]
     seat_of = {name: position for position, name in enumerate(names)}
     entries = list(record.entries)
-    concerned = {name for problem in reading.find_clashes(game, record) for name in problem.players}
+    concerned = {name for problem in reading.clashes(game, record) for name in problem.players}
     for entry in record.entries:
         if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
             entries[entry.position] = replace(entry, fixing=False, done=True)
     # Restored results may clash anew; a clash goes back once all its players say they are done
     # (while one of them is still fixing it, the others' results stand).
     record = replace(record, entries=tuple(entries))
-    clashes = reading.find_clashes(game, record)
+    clashes = reading.clashes(game, record)
     for problem in clashes:
         if all(entries[seat_of[name]].done for name in problem.players):
             for name in problem.players:

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import partial
 
-from ...games import AnyGame, GameState, PlayState, cache
+from ...games import AnyGame, GameState
 from ...standings import Standing, leaderboard
 from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Setup
@@ -72,37 +71,11 @@ class HandState:
 
 def hands(game: GameState) -> tuple[HandState, ...]:
     """The game's hands as this view of it shows them: its rows, the bids and loads it may see, and each hand's
-    phase where the table's count stands. Put together once per game, version, count and view. A game of another
-    kind has none (its plays are not hands: Skull King's addresses find nothing there)."""
+    phase where the table's count stands. A game of another kind has none (its plays are not hands: Skull King's
+    addresses find nothing there)."""
     if game.kind != NAME:
         return ()
-    count = game.count
-    over = count.over if count is not None else None
-    # Only the hand whose entries are secret now differs from one view to another: the others are shared by
-    # every view, and by the versions after, as long as what they are made of stays.
-    secret_now = count.play if count is not None and not count.over else None
-    return cache("skull king hands").kept_while((game.id, game.view), (game.version, over), lambda: tuple(
-        _hand(game, row) if row.number == secret_now else _alike_hand(game, row) for row in _rows(game)))
-
-
-def _rows(game: GameState) -> tuple[HandRow, ...]:
-    """The game's hands as their plays store them, read once per version for every view."""
-    return cache("skull king rows").kept_while(game.id, game.version,
-                                              lambda: tuple(_row(game.id, play) for play in game.plays))
-
-
-def _row(game_id: int, play: PlayState) -> HandRow:
-    """A hand as its play stores it, read again only when the play changed: a change changes one hand or two."""
-    return cache("skull king rows by play").kept_while((game_id, play.number), play, lambda: hand_row(play))
-
-
-def _alike_hand(game: GameState, row: HandRow) -> HandState:
-    """A hand every view of the game shows alike (`hands`), put together again only when its row, its secret
-    entries or the count of its entries changed."""
-    count = game.count
-    made_of = (row, game.secrets_of(row.number, BID), game.secrets_of(row.number, SHOT),
-               count if count is not None and count.play == row.number else None)
-    return cache("skull king hands alike").kept_while((game.id, row.number), made_of, lambda: _hand(game, row))
+    return tuple(_hand(game, hand_row(play)) for play in game.plays)
 
 
 def _hand(game: GameState, row: HandRow) -> HandState:
@@ -162,14 +135,6 @@ def clashes(game: GameState, record: HandState) -> list[Problem]:
     """
     if record.phase != Phase.PLAYING:
         return []
-    # Read by the shared table, the pad and every phone's card at each version: checked once per version.
-    # (While a hand is played no bid is hidden, so every screen's view of it is the same.)
-    return list(cache("clashes").kept_while((game.id, record.number), game.version,
-                                            lambda: tuple(find_clashes(game, record))))
-
-
-def find_clashes(game: GameState, record: HandState) -> list[Problem]:
-    """`clashes`, worked out now and never kept: for a hand being changed, which no version names yet."""
     table = table_of(game)
     hand = hand_of(game, record)
     entered = {table.players[e.position] for e in record.entries if e.done or e.fixing}
@@ -243,26 +208,9 @@ def pad_rows(game: GameState, table: Setup | None = None) -> list[PadRow]:
     table = table or table_of(game)
     totals = dict.fromkeys(table.players, 0)
     rows = []
-    # A scored hand's row stays as it was while the hand, the table and the totals before it do: worked out once,
-    # not again at every change of the hand in play (a correction, or a hand before it corrected, makes it anew).
-    scored = cache("skull king scored rows")
     for record in hands(game):
-        if record.phase == Phase.SCORED:
-            made_of = (table, record, tuple(totals.values()))
-            row, after = scored.kept_while((game.id, record.number), made_of,
-                                           partial(_scored_row, game, table, record, totals))
-            totals = dict(zip(table.players, after, strict=True))
-        else:
-            row = _pad_row(game, table, record, totals)
-        rows.append(row)
+        rows.append(_pad_row(game, table, record, totals))
     return rows
-
-
-def _scored_row(game: GameState, table: Setup, record: HandState,
-                totals: dict[str, int]) -> tuple[PadRow, tuple[int, ...]]:
-    """A scored hand's row of the pad, and the totals after it."""
-    row = _pad_row(game, table, record, totals)
-    return row, tuple(totals.values())
 
 
 def _pad_row(game: GameState, table: Setup, record: HandState, totals: dict[str, int]) -> PadRow:

@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import current_app, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 from jinja2_fragments.flask import render_block
 from werkzeug.wrappers import Response
 
@@ -16,7 +15,6 @@ from ...access import Actor, Role, identify
 from ...clock import epoch_ms
 from ...i18n import gettext
 from ...kinds import Context, Form, game_folder
-from ...standings import Standing
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint
 from ...views.rendering import after, drawn_once, not_yours, page, see_other
@@ -99,17 +97,10 @@ def shared_table(state: games.GameState) -> SharedTable:
         context = shared_context(state)
         standings = context["standings"]
         assert isinstance(standings, list)
-        context["leaderboard"] = drawn_leaderboard(state.id, standings)
+        context["leaderboard"] = render_block("skullking/game.html", "leaderboard", standings=standings)
         return tuple(render_block("skullking/game.html", block, **context) for block in ("head", "table", "board"))
 
     return SharedTable(*drawn_once("shared tables", state.id, state.edition, draw))
-
-
-def drawn_leaderboard(game_id: int, standings: list[Standing]) -> str:
-    """The leaderboard of the shared table in this language: drawn again only when the standings changed."""
-    return games.cache("leaderboards").kept_while(
-        (game_id, str(get_locale())), tuple(standings),
-        lambda: render_block("skullking/game.html", "leaderboard", standings=standings))
 
 
 # --- the own card -----------------------------------------------------------------------
