@@ -50,8 +50,8 @@ class Results:
 
 def _hand(game: games.GameState, number: int) -> HandState | Missing:
     """Hand `number` of the locked game, or the answer that it is missing."""
-    record = reading.hand_at(game, number)
-    return Missing(number) if record is None else record
+    hand = reading.hand_at(game, number)
+    return Missing(number) if hand is None else hand
 
 
 def _written(before: HandState, after: HandState, event: str) -> Change:
@@ -86,11 +86,11 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
 def _hand_entered_for(game: games.GameState, actor: Actor, number: int,
                       seat: int | None) -> tuple[HandState, int | None] | Missing | Denied:
     """Hand `number` and the seat this browser enters a secret for in it (`_entering_for`), or why there is none."""
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
+    hand = _hand(game, number)
+    if isinstance(hand, Missing):
+        return hand
     entering = _entering_for(game, actor, seat)
-    return entering if isinstance(entering, Denied) else (record, entering)
+    return entering if isinstance(entering, Denied) else (hand, entering)
 
 
 def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
@@ -103,21 +103,21 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     found = _hand_entered_for(game, actor, number, seat)
     if isinstance(found, Missing | Denied):
         return found
-    record, seat = found
-    if not record.phase.is_secret:
+    hand, seat = found
+    if not hand.phase.is_secret:
         return refused(Problem(N_("The bids of this hand are already revealed."), hand=number))
     if seat is None:
         return refused(Problem(N_("Pick a player to bid for."), hand=number))
-    if bid is None or not 0 <= bid <= record.cards:
-        return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": record.cards},
+    if bid is None or not 0 <= bid <= hand.cards:
+        return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": hand.cards},
                                     number, (game.seats[seat].name,)))
     secret = SeatEntry(seat, BID, bid)
     if not game.completes(number, BID, seat):
         # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
         return Change(secret=secret, play=number, event="bid")
     # Ready for the results the moment the count ends, with no write needed then.
-    ready = replace(record, entries=tuple(replace(e, tricks=None, done=False, fixing=False) for e in record.entries))
-    return replace(_written(record, ready, "count"), secret=secret)
+    ready = replace(hand, entries=tuple(replace(e, tricks=None, done=False, fixing=False) for e in hand.entries))
+    return replace(_written(hand, ready, "count"), secret=secret)
 
 
 def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
@@ -130,13 +130,13 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
     found = _hand_entered_for(game, actor, number, seat)
     if isinstance(found, Missing | Denied):
         return found
-    record, seat = found
-    if not record.cannons:
+    hand, seat = found
+    if not hand.cannons:
         return refused(Problem(N_("Grapeshot and cannonball need Rascal's scoring with the cannonball "
                                        "option."), hand=number))
-    if record.phase.is_secret:
+    if hand.phase.is_secret:
         return refused(Problem(N_("The cannons are loaded once the bids are revealed."), hand=number))
-    if not record.phase.loads_secret:
+    if not hand.phase.loads_secret:
         return refused(Problem(N_("The loads of this hand are already revealed."), hand=number))
     if seat is None:
         return refused(Problem(N_("Pick a player to load for."), hand=number))
@@ -144,7 +144,7 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
         return refused(Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
                                     players=(game.seats[seat].name,)))
     event = "fire" if game.completes(number, SHOT, seat) else "load"
-    return replace(_written(record, replace(record, stored_phase=Phase.LOADING), event),
+    return replace(_written(hand, replace(hand, stored_phase=Phase.LOADING), event),
                    secret=SeatEntry(seat, SHOT, shot))
 
 
@@ -152,12 +152,12 @@ def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | 
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         return Denied()
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
+    hand = _hand(game, number)
+    if isinstance(hand, Missing):
+        return hand
     table = reading.table_of(game)
     cap = rules.max_cards(table)
-    if not record.phase.is_secret:
+    if not hand.phase.is_secret:
         return refused(Problem(N_("The cards can only change before the bids are revealed."), hand=number))
     if cards is None or not 1 <= cards <= cap:
         return refused(Problem(
@@ -165,7 +165,7 @@ def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | 
             {"cards": "" if cards is None else cards, "count": len(table.players), "cap": cap}, number))
     # A new deal means new cards: everyone bids again, and the count waits for them. (Clearing only the bids
     # that no longer fit would tell the table which players had bid high.)
-    return replace(_written(record, replace(record, cards=cards), "cards"), collects=(number, BID), forget=True)
+    return replace(_written(hand, replace(hand, cards=cards), "cards"), collects=(number, BID), forget=True)
 
 
 # --- results --------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) 
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
-def _settle(game: games.GameState, record: HandState,
+def _settle(game: games.GameState, hand: HandState,
             editing: int | None) -> tuple[HandState, list[Problem]]:
     """After a change of results: the players of a clash that all of them have entered check theirs again.
 
@@ -216,30 +216,30 @@ def _settle(game: games.GameState, record: HandState,
     """
     names = [seat.name for seat in game.seats]
     seat_of = {name: position for position, name in enumerate(names)}
-    entries = list(record.entries)
-    concerned = {name for problem in reading.clashes(game, record) for name in problem.players}
-    for entry in record.entries:
+    entries = list(hand.entries)
+    concerned = {name for problem in reading.clashes(game, hand) for name in problem.players}
+    for entry in hand.entries:
         if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
             entries[entry.position] = replace(entry, fixing=False, done=True)
     # Restored results may clash anew; a clash goes back once all its players say they are done
     # (while one of them is still fixing it, the others' results stand).
-    record = replace(record, entries=tuple(entries))
-    clashes = reading.clashes(game, record)
+    hand = replace(hand, entries=tuple(entries))
+    clashes = reading.clashes(game, hand)
     for problem in clashes:
         if all(entries[seat_of[name]].done for name in problem.players):
             for name in problem.players:
                 entries[seat_of[name]] = replace(entries[seat_of[name]], fixing=True, done=False)
-    return replace(record, entries=tuple(entries)), clashes
+    return replace(hand, entries=tuple(entries)), clashes
 
 
-def _with_entered(game: games.GameState, record: HandState, hand: Hand) -> HandState:
-    """The stored hand with the values of the rules' `hand` entered (the phones' done and fixing kept)."""
+def _with_entered(game: games.GameState, hand: HandState, scoring: Hand) -> HandState:
+    """The stored hand with the values of the rules' `scoring` entered (the phones' done and fixing kept)."""
     positions = {s.name: s.position for s in game.seats}
-    entries = list(record.entries)
-    for entry in hand.entries:
+    entries = list(hand.entries)
+    for entry in scoring.entries:
         position = positions[entry.player]
         entries[position] = replace(entries[position], **hands.entered(entry, positions))
-    return replace(record, cards=hand.cards, lost_tricks=hand.lost_tricks, entries=tuple(entries))
+    return replace(hand, cards=scoring.cards, lost_tricks=scoring.lost_tricks, entries=tuple(entries))
 
 
 def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Decided:
@@ -258,15 +258,15 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
+    hand = _hand(game, number)
+    if isinstance(hand, Missing):
+        return hand
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
         return Denied()
-    if record.phase != Phase.PLAYING:
+    if hand.phase != Phase.PLAYING:
         return STALE
     table = reading.table_of(game)
-    current = reading.hand_of(game, record)
+    current = reading.hand_of(game, hand)
     # Every bid is in once a hand is played.
     revealed = [e.revealed_bid or 0 for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
@@ -284,18 +284,18 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
             entries[seat] = report.entry(entries[seat].player, revealed[seat])
         reporting = {entries[seat].player for seat in results.reports}
     # The cannons' loads were revealed together and stay as they are, whatever a form says.
-    hand = replace(current, entries=tuple(replace(e, shot=c.shot) for e, c in zip(entries, current.entries)),
+    scoring = replace(current, entries=tuple(replace(e, shot=c.shot) for e, c in zip(entries, current.entries)),
                    lost_tricks=lost)
     if closing:
         # Closing: nothing not entered is left open (a missing count is none), and every rule applies.
-        hand = replace(hand, entries=tuple(replace(e, tricks=e.tricks or 0) for e in hand.entries))
-        problems = rules.validate_hand(table, number, hand)
+        scoring = replace(scoring, entries=tuple(replace(e, tricks=e.tricks or 0) for e in scoring.entries))
+        problems = rules.validate_hand(table, number, scoring)
     else:
-        problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), reporting,
+        problems = _refusing(rules.validate_hand(table, number, scoring, in_play=True), reporting,
                              lost != current.lost_tricks)
     if problems:
         return refused(*problems)
-    after = _with_entered(game, record, hand)
+    after = _with_entered(game, hand, scoring)
     if phone is not None and results.intent not in LOST_STEPS:
         done = results.intent in (Intent.DONE, Intent.MADE)
         mine = after.entries[phone]
@@ -303,9 +303,9 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
     editing = actor.seat if results.intent in (Intent.DRAFT, Intent.TRICK, Intent.CHANGE) else None
     after, clashes = (after, []) if closing else _settle(game, after, editing)
     everyone_done = all(e.done for e in after.entries) and not clashes
-    if closing or (everyone_done and not rules.validate_hand(table, number, hand)):
-        return _close_hand(game, table, record, after, hand)
-    return _written(record, after, "result")
+    if closing or (everyone_done and not rules.validate_hand(table, number, scoring)):
+        return _close_hand(game, table, hand, after, scoring)
+    return _written(hand, after, "result")
 
 
 def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Decided:
@@ -315,12 +315,12 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
+    hand = _hand(game, number)
+    if isinstance(hand, Missing):
+        return hand
     if actor.role == Role.VIEWER:
         return Denied()
-    if record.phase != Phase.PLAYING:
+    if hand.phase != Phase.PLAYING:
         return STALE
     table = reading.table_of(game)
     count = len(table.players)
@@ -332,7 +332,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     judgement = tricks.judge(table.ruleset, played, table.expansion)
     if judgement.winner is None or not 0 <= lead < count or len(played) != count:
         return refused(Problem(N_("Only a whole trick that someone won can be claimed."), hand=number))
-    earlier = [tricks.parse_trick(table.ruleset, trick, expansion=table.expansion) for trick in record.claimed]
+    earlier = [tricks.parse_trick(table.ruleset, trick, expansion=table.expansion) for trick in hand.claimed]
     twice = tricks.claimed_already(table.ruleset, earlier, played)
     if twice is not None:
         return refused(replace(twice, hand=number))
@@ -340,7 +340,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     entering = _entering_for(game, actor, seat)
     if isinstance(entering, Denied):
         return entering
-    current = reading.hand_of(game, record)
+    current = reading.hand_of(game, hand)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)
     for kind, taken in judgement.captures.as_bonuses().items():
@@ -349,7 +349,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     partners = [table.players[(lead + i) % count] for i in judgement.captures.loot_from]
     claimed = replace(mine, tricks=(mine.tricks or 0) + 1, bonuses=bonuses,
                       loot_with=tuple(dict.fromkeys([*mine.loot_with, *partners])))
-    hand = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
+    scoring = replace(current, entries=tuple(claimed if e.player == mine.player else e for e in current.entries))
     entered: tuple[int, ...] = (seat,)
     played_at, monsters = judgement.davy_jones or (0, 0)
     locker_seat = (lead + played_at) % count
@@ -357,38 +357,38 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     # own phone or, from the host, for a seat without one; a player with a phone of their own counts them there.
     if monsters and (locker_seat == actor.seat or (actor.is_host and not game.seats[locker_seat].has_phone)):
         entered += (locker_seat,)
-        locker = hand.entries[locker_seat]
+        locker = scoring.entries[locker_seat]
         destroyed = locker.bonuses.get(rules.DAVY_JONES_MONSTERS, 0) + monsters
         more = {**locker.bonuses, rules.DAVY_JONES_MONSTERS: destroyed}
-        hand = replace(hand, entries=tuple(replace(e, bonuses=more) if i == locker_seat else e
-                                           for i, e in enumerate(hand.entries)))
-    problems = _refusing(rules.validate_hand(table, number, hand, in_play=True), {mine.player}, False)
+        scoring = replace(scoring, entries=tuple(replace(e, bonuses=more) if i == locker_seat else e
+                                           for i, e in enumerate(scoring.entries)))
+    problems = _refusing(rules.validate_hand(table, number, scoring, in_play=True), {mine.player}, False)
     if problems:
         return refused(*problems)
-    after = _with_entered(game, record, hand)
+    after = _with_entered(game, hand, scoring)
     after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
     written = tricks.written_trick(played)
-    return replace(_written(record, replace(after, claimed=(*record.claimed, written)), "result"),
+    return replace(_written(hand, replace(after, claimed=(*hand.claimed, written)), "result"),
                    entered_for=entered)
 
 
-def correct_hand(game: games.GameState, actor: Actor, number: int, hand: Hand) -> Decided:
+def correct_hand(game: games.GameState, actor: Actor, number: int, scoring: Hand) -> Decided:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
         return Denied()
-    record = _hand(game, number)
-    if isinstance(record, Missing):
-        return record
-    if record.phase != Phase.SCORED:
+    hand = _hand(game, number)
+    if isinstance(hand, Missing):
+        return hand
+    if hand.phase != Phase.SCORED:
         return STALE
     table = reading.table_of(game)
-    problems = rules.validate_hand(table, number, hand)
+    problems = rules.validate_hand(table, number, scoring)
     if problems:
         return refused(*problems)
     # A finished game's statistics follow.
-    summary = _summary(game, table, hand, number) if game.finished_at is not None else None
-    return replace(_written(record, replace(_with_entered(game, record, hand), corrected=True), "correct"),
+    summary = _summary(game, table, scoring, number) if game.finished_at is not None else None
+    return replace(_written(hand, replace(_with_entered(game, hand, scoring), corrected=True), "correct"),
                    summary=summary)
 
 
@@ -399,19 +399,19 @@ def _summary(game: games.GameState, table: Setup, changed: Hand, number: int) ->
     return feats.summary(table, played)
 
 
-def _with_entry(record: HandState, entry: EntryState) -> HandState:
+def _with_entry(hand: HandState, entry: EntryState) -> HandState:
     """The hand with one entry changed."""
-    return replace(record, entries=tuple(entry if e.position == entry.position else e for e in record.entries))
+    return replace(hand, entries=tuple(entry if e.position == entry.position else e for e in hand.entries))
 
 
-def _close_hand(game: games.GameState, table: Setup, before: HandState, after: HandState, hand: Hand) -> Change:
-    """A scored hand (its rules' values `hand`) and the next one open, its bids collected in secret by the table,
+def _close_hand(game: games.GameState, table: Setup, before: HandState, after: HandState, scoring: Hand) -> Change:
+    """A scored hand (its rules' values `scoring`) and the next one open, its bids collected in secret by the table,
     or the game's end if none is left."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
     number = len(reading.hands(game)) + 1
     cards = hands.cards_of_hand(table, number)
     written = _written(before, scored, "score")
     if cards is None:
-        return replace(written, summary=_summary(game, table, hand, after.number))
+        return replace(written, summary=_summary(game, table, scoring, after.number))
     return replace(written, opens=storage.opening(number, cards, table.options.cannonball, len(game.seats)),
                    collects=(number, BID))

@@ -71,8 +71,8 @@ JUDGE_ASSETS = (("skull_king.static", "judge.css"), ("skull_king.static", "keypa
 def judge_trick(public_id: str) -> ResponseReturnValue:
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
     game = load_state(public_id)
-    record = reading.current_hand(game)
-    if record is None or record.phase != Phase.PLAYING:
+    hand = reading.current_hand(game)
+    if hand is None or hand.phase != Phase.PLAYING:
         return see_other(url_for("pages.game", public_id=public_id))
     table = reading.table_of(game)
     count = len(table.players)
@@ -80,7 +80,7 @@ def judge_trick(public_id: str) -> ResponseReturnValue:
     deck = tricks.DECKS[table.ruleset]
     lead = request.args.get("lead", "")
     lead_seat = int(lead) if lead.isascii() and lead.isdigit() and int(lead) < count else \
-        rules.leader_index(table, record.number)
+        rules.leader_index(table, hand.number)
     problems = []
     try:
         cards = tricks.parse_trick(table.ruleset, request.args.get("cards", "")[:400], advanced,
@@ -134,7 +134,7 @@ def judge_trick(public_id: str) -> ResponseReturnValue:
         me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
     return page(
         "skullking/trick.html", title=gettext("Who wins this trick?"), page_assets=JUDGE_ASSETS, game=game,
-        record=record, table=table,
+        hand=hand, table=table,
         visitor=me, problems=problems, cards=cards, players=seat_of, judgement=judgement,
         complete=complete, lead_seat=lead_seat, winner_seat=winner_seat, may_claim=may_claim,
         next_leader=next_leader, written=tricks.written_trick(cards), suit=suit, volley_turn=volley_turn,

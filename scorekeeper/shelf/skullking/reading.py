@@ -2,7 +2,7 @@
 count), the table, each hand, the clashes, the score pad and leaderboard.
 
 From a game's plain values (`games.GameState`), as pages and changes alike read it (the table
-alone also from a game's record). Reading only; its changes are in `changes.py`.
+alone also from a game's row). Reading only; its changes are in `changes.py`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ...games import AnyGame, GameState
+from ...games import AnyGame, GameState, cache
 from ...standings import Standing, leaderboard
 from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Setup
@@ -75,7 +75,12 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     addresses find nothing there)."""
     if game.kind != NAME:
         return ()
-    return tuple(_hand(game, hand_row(play)) for play in game.plays)
+    # Every page, card and change of a version reads them, a dozen times (its own cache: a benchmark showed 18 %
+    # of a write's time here without it). One value per view, while the version and the count's end stay.
+    count = game.count
+    return cache("skull king hands").kept_while(
+        (game.id, game.view), (game.version, count.over if count is not None else None),
+        lambda: tuple(_hand(game, hand_row(play)) for play in game.plays))
 
 
 def _hand(game: GameState, row: HandRow) -> HandState:
@@ -102,30 +107,30 @@ def table_of(game: AnyGame) -> Setup:
                  game.first_dealer)
 
 
-def hand_of(game: AnyGame, record: HandState) -> Hand:
+def hand_of(game: AnyGame, hand: HandState) -> Hand:
     """The rules' view of one hand, with the bids and loads this view of the game has (`games.as_seen_by` decides
     which: a page or stream shows a view, a change reads the whole game)."""
     names = [s.name for s in game.seats]
     return Hand(
-        cards=record.cards,
-        lost_tricks=record.lost_tricks,
+        cards=hand.cards,
+        lost_tricks=hand.lost_tricks,
         entries=tuple(
             Entry(
                 player=names[e.position],
                 bid=e.bid,
-                tricks=e.tricks if not record.phase.is_secret else None,
+                tricks=e.tricks if not hand.phase.is_secret else None,
                 bonuses=dict(e.bonuses or {}),
                 loot_with=tuple(names[p] for p in (e.loot_with or [])),
                 wager=e.wager,
                 shot=e.shot,
                 bid_changed_from=e.bid_changed_from,
             )
-            for e in record.entries
+            for e in hand.entries
         ),
     )
 
 
-def clashes(game: GameState, record: HandState) -> list[Problem]:
+def clashes(game: GameState, hand: HandState) -> list[Problem]:
     """Clashes between players' results in a hand in play that every player concerned has entered.
 
     A result counts as entered once its phone said it is complete (or was sent back to fix
@@ -133,27 +138,27 @@ def clashes(game: GameState, record: HandState) -> list[Problem]:
     before Yul has said anything. Problems of one player alone are refused when they are
     sent, so what is left here names two players or more.
     """
-    if record.phase != Phase.PLAYING:
+    if hand.phase != Phase.PLAYING:
         return []
     table = table_of(game)
-    hand = hand_of(game, record)
-    entered = {table.players[e.position] for e in record.entries if e.done or e.fixing}
+    scoring = hand_of(game, hand)
+    entered = {table.players[e.position] for e in hand.entries if e.done or e.fixing}
     if len(entered) < 2:
         return []
-    everyone = len(entered) == len(record.entries)
+    everyone = len(entered) == len(hand.entries)
     # Only what has been entered is checked: a result being typed claims nothing yet.
-    checked = replace(hand, entries=tuple(
-        e if e.player in entered else Entry(e.player, e.bid, None) for e in hand.entries))
-    return [p for p in rules.validate_hand(table, record.number, checked, in_play=not everyone)
+    checked = replace(scoring, entries=tuple(
+        e if e.player in entered else Entry(e.player, e.bid, None) for e in scoring.entries))
+    return [p for p in rules.validate_hand(table, hand.number, checked, in_play=not everyone)
             if len(p.players) > 1 and set(p.players) <= entered]
 
 
-def must_bid_again(game: GameState, record: HandState) -> list[str]:
+def must_bid_again(game: GameState, hand: HandState) -> list[str]:
     """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
-    if record.phase != Phase.BIDDING:
+    if hand.phase != Phase.BIDDING:
         return []
     cleared = game.cleared if game.count is not None and game.count.name == BID else frozenset()
-    return [game.seats[s].name for s in sorted(cleared) if not record.entries[s].ready]
+    return [game.seats[s].name for s in sorted(cleared) if not hand.entries[s].ready]
 
 
 def schedule(game: AnyGame, table: Setup | None = None) -> tuple[int, ...]:
@@ -163,9 +168,9 @@ def schedule(game: AnyGame, table: Setup | None = None) -> tuple[int, ...]:
 
 def current_hand(game: GameState) -> HandState | None:
     """The hand being bid or played, None when the game is over."""
-    for record in hands(game):
-        if record.phase != Phase.SCORED:
-            return record
+    for hand in hands(game):
+        if hand.phase != Phase.SCORED:
+            return hand
     return None
 
 
@@ -208,22 +213,22 @@ def pad_rows(game: GameState, table: Setup | None = None) -> list[PadRow]:
     table = table or table_of(game)
     totals = dict.fromkeys(table.players, 0)
     rows = []
-    for record in hands(game):
-        rows.append(_pad_row(game, table, record, totals))
+    for hand in hands(game):
+        rows.append(_pad_row(game, table, hand, totals))
     return rows
 
 
-def _pad_row(game: GameState, table: Setup, record: HandState, totals: dict[str, int]) -> PadRow:
+def _pad_row(game: GameState, table: Setup, hand: HandState, totals: dict[str, int]) -> PadRow:
     """One hand's row of the pad after the `totals` before it; a scored hand adds its points to them."""
-    hand = hand_of(game, record)
-    if record.phase == Phase.SCORED:
-        points = rules.score_hand(table, hand)
+    scoring = hand_of(game, hand)
+    if hand.phase == Phase.SCORED:
+        points = rules.score_hand(table, scoring)
         for player in table.players:
             totals[player] += points[player]
         provisional = False
         shown_totals = dict(totals)
-    elif record.phase == Phase.PLAYING and not clashes(game, record):
-        points = rules.provisional_points(table, hand)
+    elif hand.phase == Phase.PLAYING and not clashes(game, hand):
+        points = rules.provisional_points(table, scoring)
         provisional = True
         shown_totals = {p: totals[p] + points[p] for p in points}
     else:
@@ -239,10 +244,10 @@ def _pad_row(game: GameState, table: Setup, record: HandState, totals: dict[str,
             shot=e.shot,
             bonus=sum(table.spec.bonus_values.get(kind, 0) * count for kind, count in (e.bonuses or {}).items()),
         )
-        for e in hand.entries
+        for e in scoring.entries
     )
-    dealer = table.players[rules.dealer_index(table, record.number)]
-    return PadRow(record.number, record.cards, dealer, record.phase, record.corrected, cells, hand.lost_tricks)
+    dealer = table.players[rules.dealer_index(table, hand.number)]
+    return PadRow(hand.number, hand.cards, dealer, hand.phase, hand.corrected, cells, scoring.lost_tricks)
 
 
 def standings(game: GameState, rows: Iterable[PadRow] | None = None) -> list[Standing]:

@@ -77,14 +77,14 @@ def screen_context(state: games.GameState) -> Context:
     game = games.as_seen_by(state, None)
     table = reading.table_of(game)
     rows = reading.pad_rows(game, table)
-    record = reading.current_hand(game)
+    hand = reading.current_hand(game)
     standings = reading.standings(game, rows)
     winners = [s.name for s in standings if s.rank == 1]
     # The hand as the table sees it (who is ready, the bids and loads, who is done), as the hand's page shows it.
-    status = shared_context(state) if record is not None else None
-    return {"game": game, "table": table, "rows": rows, "standings": standings, "current": record,
-            "ready": sum(e.ready for e in record.entries) if record else 0,
-            "loaded": sum(e.loaded for e in record.entries) if record else 0, "edition": game.edition,
+    status = shared_context(state) if hand is not None else None
+    return {"game": game, "table": table, "rows": rows, "standings": standings, "current": hand,
+            "ready": sum(e.ready for e in hand.entries) if hand else 0,
+            "loaded": sum(e.loaded for e in hand.entries) if hand else 0, "edition": game.edition,
             "status": status, "winners": join_names(winners), "winner_count": len(winners)}
 
 

@@ -31,10 +31,10 @@ bp = game_folder("skull-king", __name__)
 
 def load_hand(game: games.GameState, number: int) -> HandState:
     """Hand `number` of `game`, or NotFound."""
-    record = reading.hand_at(game, number)
-    if record is None:
+    hand = reading.hand_at(game, number)
+    if hand is None:
         raise service.NotFound(number)
-    return record
+    return hand
 
 
 # --- the shared table -------------------------------------------------------------------
@@ -47,30 +47,30 @@ def shared_context(state: games.GameState) -> Context:
     is in it: the same values, hence the same bytes, for every screen at the table.
     """
     seen = games.as_seen_by(state, None)
-    record = reading.current_hand(seen)
-    context: Context = {"public_id": seen.public_id, "edition": seen.edition, "over": record is None,
+    hand = reading.current_hand(seen)
+    context: Context = {"public_id": seen.public_id, "edition": seen.edition, "over": hand is None,
                         "standings": reading.standings(seen)}
-    if record is not None:
+    if hand is not None:
         table = reading.table_of(seen)
-        hand = reading.hand_of(seen, record)
+        scoring = reading.hand_of(seen, hand)
         # Results that clash go back to the players concerned; the table sees who is fixing what.
-        clashes = reading.clashes(seen, record)
+        clashes = reading.clashes(seen, hand)
         concerned = {name for problem in clashes for name in problem.players}
         context.update(
-            table=table, record=record, hand=hand, seats=seen.seats,
-            dealer=table.players[rules.dealer_index(table, record.number)],
-            leader=table.players[rules.leader_index(table, record.number)],
+            table=table, hand=hand, scoring=scoring, seats=seen.seats,
+            dealer=table.players[rules.dealer_index(table, hand.number)],
+            leader=table.players[rules.leader_index(table, hand.number)],
             hand_count=len(reading.schedule(seen, table)),
-            provisional=rules.provisional_points(table, hand) if not record.phase.is_secret and not clashes else {},
-            waiting=sum(not e.ready for e in record.entries),
-            unloaded=sum(not e.loaded for e in record.entries),
+            provisional=rules.provisional_points(table, scoring) if not hand.phase.is_secret and not clashes else {},
+            waiting=sum(not e.ready for e in hand.entries),
+            unloaded=sum(not e.loaded for e in hand.entries),
             lost_allowed=rules.lost_tricks_allowed(table),
             clashes=[say(p) for p in clashes],
             tricks_missing=max((rules.tricks_missing(p) for p in clashes), default=0),
-            fixing=[table.players[e.position] for e in record.entries
+            fixing=[table.players[e.position] for e in hand.entries
                     if e.fixing and table.players[e.position] in concerned],
-            bid_again=reading.must_bid_again(seen, record),
-            reveal_ms=epoch_ms(record.reveal_at) or 0,
+            bid_again=reading.must_bid_again(seen, hand),
+            reveal_ms=epoch_ms(hand.reveal_at) or 0,
         )
     # Macros take the whole view as one value.
     context["view"] = context
@@ -106,7 +106,7 @@ def shared_table(state: games.GameState) -> SharedTable:
 # --- the own card -----------------------------------------------------------------------
 
 
-def card_context(state: games.GameState, record: HandState, seen_by: Actor,
+def card_context(state: games.GameState, hand: HandState, seen_by: Actor,
                  problems: list[Problem] | None = None, form: Form | None = None,
                  typed: rules.Entry | None = None) -> Context:
     """What this browser's own card shows: its forms, and what only it may see.
@@ -116,22 +116,23 @@ def card_context(state: games.GameState, record: HandState, seen_by: Actor,
     """
     problems = problems or []
     seen = games.as_seen_by(state, seen_by.seat)
-    record = reading.hands(seen)[record.number - 1]
+    hand = reading.hands(seen)[hand.number - 1]
     table = reading.table_of(seen)
-    hand = reading.hand_of(seen, record)
+    scoring = reading.hand_of(seen, hand)
     if typed is not None and seen_by.seat is not None:
-        hand = replace(hand, entries=tuple(typed if i == seen_by.seat else e for i, e in enumerate(hand.entries)))
-    mine = clashes_of(seen, record, seen_by)
+        entries = tuple(typed if i == seen_by.seat else e for i, e in enumerate(scoring.entries))
+        scoring = replace(scoring, entries=entries)
+    mine = clashes_of(seen, hand, seen_by)
     context: Context = {
         "visitor": seen_by,
         "game": seen,
         "table": table,
-        "record": record,
         "hand": hand,
+        "scoring": scoring,
         "max_cards": rules.max_cards(table),
         "problems": [say(p) for p in problems],
         "player_problems": problems_by_player(problems, len(table.players)),
-        "lost_allowed": rules.lost_tricks_allowed(table) and record.phase == Phase.PLAYING,
+        "lost_allowed": rules.lost_tricks_allowed(table) and hand.phase == Phase.PLAYING,
         "phone_seats": [s.position for s in seen.seats if s.has_phone],
         "requests": seen.open_requests if seen_by.is_host else (),
         "my_clashes": [say(p) for p in mine],
@@ -144,12 +145,12 @@ def card_context(state: games.GameState, record: HandState, seen_by: Actor,
     return context
 
 
-def clashes_of(seen: games.GameState, record: HandState, seen_by: Actor) -> list[Problem]:
+def clashes_of(seen: games.GameState, hand: HandState, seen_by: Actor) -> list[Problem]:
     """The clashes this phone's player is part of: its card says what to do about them."""
     if seen_by.seat is None:
         return []
     name = seen.seats[seen_by.seat].name
-    return [p for p in reading.clashes(seen, record) if name in p.players]
+    return [p for p in reading.clashes(seen, hand) if name in p.players]
 
 
 def bonus_max(table: rules.Setup) -> dict[str, int]:
@@ -167,17 +168,17 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
 
     Made from the game as this browser may see it, so it tells nothing of a hidden bid.
     """
-    record = reading.current_hand(state)
-    if record is None:
+    hand = reading.current_hand(state)
+    if hand is None:
         return "over"
     seen = games.as_seen_by(state, seen_by.seat)
-    record = reading.hands(seen)[record.number - 1]
-    parts: list[Any] = [seen_by.role, seen_by.seat, record.number, record.phase, record.cards]
+    hand = reading.hands(seen)[hand.number - 1]
+    parts: list[Any] = [seen_by.role, seen_by.seat, hand.number, hand.phase, hand.cards]
     if seen_by.seat is not None:
-        parts += [record.entries[seen_by.seat], clashes_of(seen, record, seen_by)]
+        parts += [hand.entries[seen_by.seat], clashes_of(seen, hand, seen_by)]
     elif seen_by.is_host:
         phones = tuple(s.has_phone for s in seen.seats)
-        phoneless = tuple(e for e, seat in zip(record.entries, seen.seats, strict=True) if not seat.has_phone)
+        phoneless = tuple(e for e, seat in zip(hand.entries, seen.seats, strict=True) if not seat.has_phone)
         parts += [phones, seen.open_requests, phoneless]
     return card_fingerprint(parts)
 
@@ -191,11 +192,11 @@ def game_page(state: games.GameState, status: int = 200, problems: list[Problem]
     if problems and me.role == Role.VIEWER:
         # A viewer has no forms: whatever it sent was not its to send.
         return not_yours()
-    record = reading.current_hand(state)
-    if record is None:
+    hand = reading.current_hand(state)
+    if hand is None:
         return see_other(url_for("skull_king.end", public_id=public_id))
-    context = card_context(state, record, me, problems, form, typed)
-    return page("skullking/game.html", status, title=gettext("Hand %(number)d", number=record.number),
+    context = card_context(state, hand, me, problems, form, typed)
+    return page("skullking/game.html", status, title=gettext("Hand %(number)d", number=hand.number),
                 shared=shared_table(state), card_key=card_key(state, me), edition=state.edition, **context)
 
 
@@ -240,19 +241,19 @@ def deal(public_id: str, number: int) -> ResponseReturnValue:
 def hand(public_id: str, number: int) -> ResponseReturnValue:
     """A hand's results: entered by the phones and the host while played, corrected by the host once scored."""
     game = load_state(public_id)
-    record = load_hand(game, number)
+    hand = load_hand(game, number)
     me = visitor(game)
     table = reading.table_of(game)
     if request.method == "GET":
-        if record.phase != Phase.SCORED or not me.is_host:
+        if hand.phase != Phase.SCORED or not me.is_host:
             return see_other(url_for("pages.game", public_id=public_id))
         return page("skullking/hand.html", title=gettext("Hand %(number)d", number=number),
-                    **card_context(game, record, me))
+                    **card_context(game, hand, me))
     if request.form.get("intent") == "correct":
         if not me.is_host:
             # Only the host corrects; a phone is not shown a form it cannot use.
             raise service.NotAllowed()
-        return correct(game, record, table)
+        return correct(game, hand, table)
     try:
         intent = Intent(request.form.get("intent", Intent.SCORE))
     except ValueError:
@@ -278,38 +279,38 @@ def hand(public_id: str, number: int) -> ResponseReturnValue:
     typed = None
     if me.seat is not None and me.seat in parsed.reports:
         # Refused, the card shows what the phone sent, not what is stored.
-        player = reading.hand_of(game, record).entries[me.seat]
+        player = reading.hand_of(game, hand).entries[me.seat]
         typed = parsed.reports[me.seat].entry(player.player, player.revealed_bid or 0)
     return after(outcome, form=request.form if me.is_host else None, typed=typed)
 
 
-def correct(game: games.GameState, record: HandState, table: rules.Setup) -> ResponseReturnValue:
+def correct(game: games.GameState, hand: HandState, table: rules.Setup) -> ResponseReturnValue:
     """The host's correction of a scored hand; the pad follows."""
     public_id = game.public_id
-    parsed = hand_forms.parse_correction(request.form, table, record.number, record.cards)
+    parsed = hand_forms.parse_correction(request.form, table, hand.number, hand.cards)
     problems = parsed.problems
     if parsed.hand is not None:
-        hand = parsed.hand
+        scoring = parsed.hand
         outcome = service.play(public_id, credentials(public_id),
-                               lambda game, actor: changes.correct_hand(game, actor, record.number, hand))
+                               lambda game, actor: changes.correct_hand(game, actor, hand.number, scoring))
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:
             return see_other(url_for("skull_king.pad", public_id=public_id))
         problems = list(outcome.problems)
     game = load_state(public_id)
-    record = load_hand(game, record.number)
-    return page("skullking/hand.html", 422, title=gettext("Hand %(number)d", number=record.number),
-                **card_context(game, record, visitor(game), problems, request.form))
+    hand = load_hand(game, hand.number)
+    return page("skullking/hand.html", 422, title=gettext("Hand %(number)d", number=hand.number),
+                **card_context(game, hand, visitor(game), problems, request.form))
 
 
 def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
     """This browser's own card as the stream sends it; None once the game is over (the page moves to its end)."""
-    record = reading.current_hand(state)
-    if record is None:
+    hand = reading.current_hand(state)
+    if hand is None:
         return None
     return render_block("skullking/game.html", "card", card_key=key, edition=state.edition,
-                        **card_context(state, record, me))
+                        **card_context(state, hand, me))
 
 
 # How the table shows a Skull King game and what its live stream pushes of it.
