@@ -29,7 +29,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the server is started by the same helper the tests use
 
-from tests.production import ProductionServer  # noqa: E402
+from tests.production import ProductionServer, Router  # noqa: E402
 
 PLAYERS = 6
 EDITION = re.compile(r'<div id="table"(?: hx-swap-oob="(?:true|morph)")? data-edition="(\d+)"')
@@ -61,6 +61,9 @@ class Figures:
     # Last bid sent → the revealed bids on a phone, less the count.
     reveals: list[float] = field(default_factory=list)
     cpu_seconds: float = 0.0
+    # Behind the router: the requests of each table by the host that answered them, and the router's CPU seconds.
+    served: dict[int, dict[str, int]] = field(default_factory=dict)
+    router_cpu_seconds: float = 0.0
     # The load generator's own CPU seconds, and the whole machine's busy CPU seconds (every process), over the run.
     load_cpu_seconds: float = 0.0
     machine_busy_seconds: float = 0.0
@@ -85,8 +88,9 @@ class Browser:
     """One phone or the host's screen: cookies, what it shows (shared table, own card) and its live stream."""
 
     def __init__(self, base: str, connector: aiohttp.TCPConnector, figures: Figures, role: str = "phone",
-                 instance: int = 0) -> None:
+                 instance: int = 0, table: int = 0) -> None:
         self.base = base
+        self.table_index = table
         # Which server instance (host) this screen talks to, when there are several.
         self.instance = instance
         self.role = role
@@ -129,6 +133,7 @@ class Browser:
                                             allow_redirects=False) as response:
                 body = await response.text()
                 status, location = response.status, response.headers.get("Location", "")
+                self.note_host(response.headers.get("X-Served-By"))
         except (TimeoutError, aiohttp.ClientError) as error:
             self.figures.errors.append(f"{kind} {path}: {error!r}")
             return 0, "", ""
@@ -139,6 +144,12 @@ class Browser:
         if found:
             self.token = found.group(1)
         return status, body, location
+
+    def note_host(self, host: str | None) -> None:
+        """Behind the router: which host answered a request of this screen's table."""
+        if host:
+            hosts = self.figures.served.setdefault(self.table_index, {})
+            hosts[host] = hosts.get(host, 0) + 1
 
     def show_table(self, html: str, edition: int) -> None:
         """A newer shared table: shown; an older one (overtaken) is dropped, as the page script does."""
@@ -198,6 +209,7 @@ class Browser:
         buffer, raw = "", 0
         try:
             async with self.session.get(self.base + path, auto_decompress=False) as response:
+                self.note_host(response.headers.get("X-Served-By"))
                 async for chunk in response.content.iter_any():
                     raw += len(chunk)
                     buffer += inflate.decompress(chunk).decode()
@@ -274,9 +286,9 @@ def seated(index: int, bases: list[str], connector: aiohttp.TCPConnector, figure
     """The host's screen and a phone per player of table `index`; with several server instances they are
     spread over them, as a load balancer would: the host on one, the phones on every instance in turn."""
     first = index % len(bases)
-    host = Browser(bases[first], connector, figures, "host", first)
+    host = Browser(bases[first], connector, figures, "host", first, index)
     phones = [Browser(bases[(first + 1 + seat) % len(bases)], connector, figures, "phone",
-                      (first + 1 + seat) % len(bases)) for seat in range(players)]
+                      (first + 1 + seat) % len(bases), index) for seat in range(players)]
     browsers[index] = [host, *phones]
     return host, phones
 
@@ -655,14 +667,29 @@ async def flatness(base: str, database_url: str, stored: int, tables: int, speed
     return rows
 
 
+def router_lines(figures: Figures) -> list[str]:
+    """Behind the router: how much of each table went to one host, and the router's own CPU."""
+    if not figures.served:
+        return []
+    shares = sorted(max(hosts.values()) / sum(hosts.values()) for hosts in figures.served.values())
+    writes = max(1, figures.writes)
+    return ["", f"Through the router (HAProxy, `deploy/haproxy.cfg`): the share of each table's requests served by "
+                f"one host: **{100 * sum(shares) / len(shares):.1f} %** on average, {100 * shares[0]:.1f} % at the "
+                f"least ({len(shares)} tables); the router's own CPU per write: "
+                f"{1000 * figures.router_cpu_seconds / writes:.2f} ms."]
+
+
 def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: dict[str, int],
            peak: int, flat: list[str]) -> str:
     """The figures' section of docs/performance.md."""
     real_minutes = sum(REAL_DEAL + REAL_BID + REAL_REPORT + n * REAL_TRICK for n in range(1, args.hands + 1)) / 60
     phones = args.tables * PLAYERS
     instances = f" --instances {args.instances} --database-url …" if args.instances > 1 else ""
+    if args.router:
+        instances += f" --router {args.router}"
     servers = (f"{args.instances} instances on their own ports (as separate hosts), {args.workers} gevent workers "
-               f"each, the screens of every table spread over them" if args.instances > 1
+               f"each, " + ("every screen through HAProxy, which picks the host by the game" if args.router else
+                            "the screens of every table spread over them") if args.instances > 1
                else f"{args.workers} gevent workers")
     lines = [
         f"Command: `bash bench/run --tables {args.tables} --hands {args.hands} --speed {args.speed:g} "
@@ -692,6 +719,7 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         f"because another screen wrote. "
         f"**Server CPU per write: {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} ms** "
         f"({figures.cpu_seconds:.0f} CPU seconds over the run, live streams included).",
+        *router_lines(figures),
         "",
         f"The machine's {os.cpu_count()} cores, busy on average over the run (server / load generator / every "
         f"other process): **{cores(figures, elapsed)}**.",
@@ -856,12 +884,19 @@ async def run(args: argparse.Namespace) -> None:
             folder = Path(instance) / f"host-{number}"
             folder.mkdir()
             # Hosts behind one address share their secret key, as they would in production.
+            # Behind the router each host reads the client's address from its X-Forwarded-For.
+            proxied = {"TRUSTED_PROXIES": "1"} if args.router else {}
             servers.append(ProductionServer(folder, database_url, WEB_CONCURRENCY=str(args.workers),
-                                            SECRET_KEY="bench-shared-secret", SCOREKEEPER_CACHE_FIGURES="1"))
+                                            SECRET_KEY="bench-shared-secret", SCOREKEEPER_CACHE_FIGURES="1",
+                                            **proxied))
+        router = Router(servers, Path(instance) / "haproxy.log") if args.router else None
         try:
             for server in servers:
                 server.start()  # one after the other: the first one brings the database up to date
-            bases = [server.base for server in servers]
+            if router is not None:
+                router.start()
+            # Every screen through the router, which picks the host by the game; else spread over the hosts.
+            bases = [router.base] if router is not None else [server.base for server in servers]
             pids = [server.process.pid for server in servers]
             # A comparison of the games, or the knee: a section of its own, then stop.
             other = ("shelf", shelf) if args.shelf else ("knee", knee) if args.knee else None
@@ -875,10 +910,15 @@ async def run(args: argparse.Namespace) -> None:
             print("first loads:", {k: f"{v / 1024:.1f} KiB" for k, v in weights.items()}, flush=True)
             memory = MemoryWatch(pids)
             args.started_load = load_average()
+            router_before = server_cpu([router.process.pid]) if router is not None and router.process else 0.0
             figures, elapsed = await drive(bases, args.tables, args.hands, args.speed, memory, pids)
+            if router is not None and router.process:
+                figures.router_cpu_seconds = server_cpu([router.process.pid]) - router_before
             flat = (await flatness(bases[0], database_url, args.stored, args.flat_tables, args.flat_speed)
                     if args.stored else [])
         finally:
+            if router is not None:
+                router.stop()
             for server in servers:
                 server.stop()
             # What the servers logged of their own failures (an exception in a stream ends it with no error the
@@ -909,6 +949,8 @@ def main() -> None:
     parser.add_argument("--database-url", help="default: a new SQLite file")
     parser.add_argument("--instances", type=int, default=1,
                         help="server instances sharing the database, as separate hosts would (PostgreSQL)")
+    parser.add_argument("--router", choices=["haproxy"],
+                        help="every screen through HAProxy (deploy/haproxy.cfg) in front of the instances")
     parser.add_argument("--knee", type=int, default=0, metavar="LEVEL",
                         help="search the knee: table-equivalents (tables x speed) to start from")
     parser.add_argument("--knee-step", type=int, default=150, help="table-equivalents added per step")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, NotRequired, Protocol, TypeAlias, TypedDict, TypeVar, cast
 
@@ -177,6 +178,9 @@ def _as_json(value: object) -> JSON:
         return {str(key): _as_json(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_as_json(item) for item in value]
+    if isinstance(value, Enum):
+        # A string enum's value as the plain string JSON has (cattrs leaves a `StrEnum` as it is).
+        return cast(JSON, value.value)
     # What cattrs leaves of a play of plain values: a string, a number, a truth or nothing.
     return cast(JSON, value)
 

@@ -72,6 +72,57 @@ class ProductionServer:
             self.kill()
 
 
+ROUTER_CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "haproxy.cfg"
+
+
+class Router:
+    """HAProxy with the repository's configuration (`deploy/haproxy.cfg`) in front of `hosts`, on 127.0.0.1, each
+    answer naming the host that gave it (`X-Served-By`: host1, host2, … in the order of `hosts`)."""
+
+    def __init__(self, hosts: list[ProductionServer], log: Path, executable: str = "haproxy") -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.hosts = hosts
+        self.log = log
+        self.env = {**os.environ, "SCOREKEEPER_ROUTER": f"127.0.0.1:{self.port}",
+                    **{f"SCOREKEEPER_HOST_{n}": f"127.0.0.1:{host.port}" for n, host in enumerate(hosts, start=1)}}
+        self.executable = executable
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 20) -> None:
+        """Start it in the foreground (`-db`), and return once it answers."""
+        log = open(self.log, "ab")
+        self.process = subprocess.Popen([self.executable, "-db", "-f", str(ROUTER_CONFIG)], env=self.env,
+                                        stdout=log, stderr=log, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.base + "/", timeout=2).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("haproxy did not start: " + self.log.read_text(errors="replace"))
+
+    def host_named(self, name: str) -> ProductionServer:
+        """The host an answer's `X-Served-By` names."""
+        return self.hosts[int(name.removeprefix("host")) - 1]
+
+    def stop(self) -> None:
+        """Stop it (SIGTERM ends HAProxy at once) and wait for it."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
 def idle_keep_alive(port: int) -> socket.socket:
     """A connection that asked for a page over HTTP/1.1, read the whole answer, and stays open doing nothing (as a
     browser keeps one for its next request)."""

@@ -121,6 +121,15 @@ def test_every_game_keeps_its_pads_and_secrets_on_the_table_s_plays(before: list
             if game.get("shots", [None] * 3)[seat] is not None:
                 assert "Your cannon is loaded with Cannonball." in page
     with app.app_context():
+        # Every hand the migration stored reads through Skull King's codec and is written back the very same JSON:
+        # the hand's one stored shape is the table's converter's, no migration of its own.
+        from scorekeeper.extensions import db
+        from scorekeeper.models import Game, Play
+        from scorekeeper.shelf.skullking import NAME
+        from scorekeeper.shelf.skullking.storage import HAND
+
+        stored = db.session.scalars(db.select(Play).join(Game).where(Game.kind == NAME)).all()
+        assert len(stored) >= 5 and all(HAND.dump(HAND.load(play.data)) == play.data for play in stored)
         assert hand_now(next(g for g in before if g["name"] == "counting")["url"]).phase == "counting"
         bidding = next(g for g in before if g["name"] == "bidding")["url"]
         assert hand_now(bidding, 1).phase == "scored" and hand_now(bidding, 2).phase == "bidding"

@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from scorekeeper import games, service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from tests.helpers import hand_now, import_as_host, new_game, public_id
+from tests.helpers import hand_now, import_as_host, new_game
 
 HTMX = {"HX-Request": "true"}
 

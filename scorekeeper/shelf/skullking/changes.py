@@ -58,8 +58,8 @@ def _written(before: HandState, after: HandState, event: str) -> Change:
     """What the table writes of a hand that changed: its play (closed once scored), and a bid that changed once
     revealed (Harry the Giant's)."""
     row = after.row()
-    values = storage.hand_data(row) if row != before.row() else None
-    scored = row.stored_phase == Phase.SCORED
+    values = storage.HAND.dump(row) if row != before.row() else None
+    scored = row.phase == Phase.SCORED
     shown = tuple(SeatEntry(new.position, BID, new.bid) for old, new in zip(before.entries, after.entries, strict=True)
                   if new.bid is not None and new.bid != old.bid)
     return Change(draft=None if scored else values, closed=values if scored else None, play=after.number,
@@ -413,5 +413,5 @@ def _close_hand(game: games.GameState, table: Setup, before: HandState, after: H
     written = _written(before, scored, "score")
     if cards is None:
         return replace(written, summary=_summary(game, table, scoring, after.number))
-    return replace(written, opens=storage.opening(number, cards, table.options.cannonball, len(game.seats)),
+    return replace(written, opens=storage.opening(cards, table.options.cannonball, len(game.seats)),
                    collects=(number, BID))

@@ -10,7 +10,7 @@ from ...kinds import Started
 from ...padfile import JSON, JSONObject
 from . import rules
 from .rules import Entry, Hand, Setup
-from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_data, opening
+from .storage import BID, HAND, SHOT, EntryRow, HandRow, Phase, opening
 
 
 def cards_of_hand(table: Setup, number: int) -> int | None:
@@ -54,21 +54,20 @@ def started(table: Setup, hands: list[Hand]) -> Started:
         loading = cannons and any(e.shot is None for e in hand.entries)
         phase = Phase.SCORED if hand.finished else Phase.LOADING if loading else Phase.PLAYING
         entries = []
-        for entry in hand.entries:
+        for entry in sorted(hand.entries, key=lambda e: positions[e.player]):
             values = entered(entry, positions)
-            entries.append(EntryRow(positions[entry.player], entry.tricks,
-                                    values["bonuses"], values["loot_with"], entry.wager, entry.bid_changed_from))
+            entries.append(EntryRow(entry.tricks, values["bonuses"], values["loot_with"], entry.wager,
+                                    entry.bid_changed_from))
             secrets += [(number, positions[entry.player], name, value)
                         for name, value in ((BID, entry.bid), (SHOT, entry.shot)) if value is not None]
-        row = HandRow(number, hand.cards, hand.lost_tricks, phase, False, cannons,
-                      tuple(sorted(entries, key=lambda e: e.position)))
-        plays.append((hand_data(row), phase == Phase.SCORED))
+        row = HandRow(hand.cards, hand.lost_tricks, phase, False, cannons, (), tuple(entries))
+        plays.append((HAND.dump(row), phase == Phase.SCORED))
         if phase == Phase.LOADING:
             # The loads the file has are in; the others are collected in secret.
             collects = (number, SHOT)
     cards = cards_of_hand(table, len(hands) + 1)
     # A game the file ends is finished by the table (`service.create`).
     if all(hand.finished for hand in hands) and cards is not None:
-        plays.append((opening(len(hands) + 1, cards, cannons, len(table.players)), False))
+        plays.append((opening(cards, cannons, len(table.players)), False))
         collects = (len(hands) + 1, BID)
     return Started(tuple(plays), tuple(secrets), collects)

@@ -15,7 +15,7 @@ from ...games import AnyGame, GameState, cache
 from ...standings import Standing, leaderboard
 from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Setup
-from .storage import BID, SHOT, EntryRow, HandRow, Phase, hand_row, phase_of
+from .storage import BID, HAND, SHOT, EntryRow, HandRow, Phase, phase_of
 
 
 # Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
@@ -41,8 +41,8 @@ class EntryState:
 
     def row(self) -> EntryRow:
         """What its row stores (the bid and the load are the table's secret entries)."""
-        return EntryRow(self.position, self.tricks, self.bonuses, self.loot_with, self.wager, self.bid_changed_from,
-                        self.done, self.fixing)
+        return EntryRow(self.tricks, self.bonuses, self.loot_with, self.wager, self.bid_changed_from, self.done,
+                        self.fixing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +65,8 @@ class HandState:
 
     def row(self) -> HandRow:
         """What its play stores."""
-        return HandRow(self.number, self.cards, self.lost_tricks, self.stored_phase, self.corrected,
-                       self.cannons, tuple(e.row() for e in self.entries), self.claimed)
+        return HandRow(self.cards, self.lost_tricks, self.stored_phase, self.corrected, self.cannons, self.claimed,
+                       tuple(e.row() for e in self.entries))
 
 
 def hands(game: GameState) -> tuple[HandState, ...]:
@@ -80,19 +80,19 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     count = game.count
     return cache("skull king hands").kept_while(
         (game.id, game.view), (game.version, count.over if count is not None else None),
-        lambda: tuple(_hand(game, hand_row(play)) for play in game.plays))
+        lambda: tuple(_hand(game, play.number, HAND.load(play.data)) for play in game.plays))
 
 
-def _hand(game: GameState, row: HandRow) -> HandState:
-    """One hand as this view of the game shows it: its row, with the bids and loads the view has."""
-    bids, shots = game.secrets_of(row.number, BID), game.secrets_of(row.number, SHOT)
+def _hand(game: GameState, number: int, row: HandRow) -> HandState:
+    """Hand `number` as this view of the game shows it: its row, with the bids and loads the view has."""
+    bids, shots = game.secrets_of(number, BID), game.secrets_of(number, SHOT)
     count = game.count
-    reveal_at = count.reveal_at if count is not None and count.play == row.number else None
-    entries = tuple(EntryState(e.position, bids.get(e.position), e.tricks, dict(e.bonuses or {}), e.loot_with,
-                               e.wager, shots.get(e.position), e.bid_changed_from, e.done, e.position in bids,
-                               e.fixing, e.position in shots) for e in row.entries)
-    return HandState(row.number, row.cards, row.lost_tricks, row.stored_phase, row.corrected, reveal_at,
-                     entries, phase_of(row.stored_phase, row.number, count, row.cannons), row.cannons, row.claimed)
+    reveal_at = count.reveal_at if count is not None and count.play == number else None
+    entries = tuple(EntryState(seat, bids.get(seat), e.tricks, dict(e.bonuses), e.loot_with, e.wager, shots.get(seat),
+                               e.bid_changed_from, e.done, seat in bids, e.fixing, seat in shots)
+                    for seat, e in enumerate(row.entries))
+    return HandState(number, row.cards, row.lost_tricks, row.phase, row.corrected, reveal_at, entries,
+                     phase_of(row.phase, number, count, row.cannons), row.cannons, row.claimed)
 
 
 def hand_at(game: GameState, number: int) -> HandState | None:

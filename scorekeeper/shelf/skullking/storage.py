@@ -8,12 +8,11 @@ hands' plays only; `reading.py` puts a hand together with its secrets and the co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from ... import games
+from ...kinds import Codec
 from ...padfile import JSONObject
 
 # The names of its secret entries, in the order a hand collects them: the bids, then (the cannonball rule) the loads.
@@ -67,17 +66,12 @@ def phase_of(stored: Phase, number: int, count: games.Count | None, cannons: boo
     return counting.after_count(cannons) if count.over else counting
 
 
-# The values of an entry, each once: the reads, the writes and the rows' values are made from this.
-ENTRY_COLUMNS = ("tricks", "bonuses", "loot_with", "wager", "bid_changed_from", "done", "fixing")
-
-
 @dataclass(frozen=True, slots=True)
 class EntryRow:
-    """One player's line in one hand, as its row stores it."""
+    """One player's line in one hand, as its play stores it; its seat is its place among the hand's entries."""
 
-    position: int
     tricks: int | None = None
-    bonuses: dict[str, int] | None = None
+    bonuses: dict[str, int] = field(default_factory=dict)
     loot_with: tuple[int, ...] = ()
     wager: int | None = None
     bid_changed_from: int | None = None
@@ -87,53 +81,23 @@ class EntryRow:
 
 @dataclass(frozen=True, slots=True)
 class HandRow:
-    """One hand as its play stores it."""
+    """One hand as its play stores it; its number is its play's."""
 
-    number: int
     cards: int
     lost_tricks: int
-    stored_phase: Phase
+    phase: Phase
     corrected: bool
     cannons: bool
-    entries: tuple[EntryRow, ...]
     # The tricks claimed in it, each its cards as written.
-    claimed: tuple[str, ...] = ()
+    claimed: tuple[str, ...]
+    entries: tuple[EntryRow, ...]
 
 
-def entry_row(position: int, data: Mapping[str, Any]) -> EntryRow:
-    """An entry's plain value from what its play stores (every value, as `entry_values` writes them)."""
-    return EntryRow(position, data["tricks"], data["bonuses"], tuple(data["loot_with"]), data["wager"],
-                    data["bid_changed_from"], data["done"], data["fixing"])
+# How a hand is stored and read: the table's one converter of plays (`kinds.Codec`), as every game's.
+HAND = Codec(HandRow)
 
 
-# Each phase by its stored name: looked up, not made, for every hand of every version read.
-PHASES = {phase.value: phase for phase in Phase}
-
-
-def hand_row(play: games.PlayState) -> HandRow:
-    """A hand's plain value from its play (every value, as `hand_data` writes them)."""
-    data = play.data
-    return HandRow(play.number, data["cards"], data["lost_tricks"], PHASES[data["phase"]], data["corrected"],
-                   data["cannons"], tuple([entry_row(position, e) for position, e in enumerate(data["entries"])]),
-                   tuple(data["claimed"]))
-
-
-def entry_values(entry: EntryRow) -> JSONObject:
-    """What a play stores of an entry, from its plain value."""
-    return {"tricks": entry.tricks, "bonuses": dict(entry.bonuses or {}), "loot_with": list(entry.loot_with),
-            "wager": entry.wager, "bid_changed_from": entry.bid_changed_from, "done": entry.done,
-            "fixing": entry.fixing}
-
-
-def hand_data(hand: HandRow) -> JSONObject:
-    """What a hand's play stores: its own values, and its entries in seat order."""
-    return {"cards": hand.cards, "lost_tricks": hand.lost_tricks, "phase": hand.stored_phase.value,
-            "corrected": hand.corrected, "cannons": hand.cannons, "claimed": list(hand.claimed),
-            "entries": [entry_values(e) for e in hand.entries]}
-
-
-def opening(number: int, cards: int, cannons: bool, seats: int) -> JSONObject:
-    """What hand `number` stores as it opens to be bid: an empty entry per seat (its bids are the table's secret
+def opening(cards: int, cannons: bool, seats: int) -> JSONObject:
+    """What a hand stores as it opens to be bid: an empty entry per seat (its bids are the table's secret
     entries)."""
-    return hand_data(HandRow(number, cards, 0, Phase.BIDDING, False, cannons,
-                             tuple(EntryRow(position) for position in range(seats))))
+    return HAND.dump(HandRow(cards, 0, Phase.BIDDING, False, cannons, (), tuple(EntryRow() for _ in range(seats))))
