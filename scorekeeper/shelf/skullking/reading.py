@@ -76,11 +76,17 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     if game.kind != NAME:
         return ()
     # Every page, card and change of a version reads them, a dozen times (its own cache: a benchmark showed 18 %
-    # of a write's time here without it). One value per view, while the version and the count's end stay.
+    # of a write's time here without it). One value per view, while the version and the count's end stay; the
+    # stored rows, alike for every view, read once per version.
+    kept = cache("skull king hands")
     count = game.count
-    return cache("skull king hands").kept_while(
-        (game.id, game.view), (game.version, count.over if count is not None else None),
-        lambda: tuple(_hand(game, play.number, HAND.load(play.data)) for play in game.plays))
+
+    def read() -> tuple[HandState, ...]:
+        rows = kept.kept_while(("rows", game.id), game.version,
+                               lambda: tuple(HAND.load(play.data) for play in game.plays))
+        return tuple(_hand(game, play.number, row) for play, row in zip(game.plays, rows, strict=True))
+
+    return kept.kept_while((game.id, game.view), (game.version, count.over if count is not None else None), read)
 
 
 def _hand(game: GameState, number: int, row: HandRow) -> HandState:
