@@ -217,14 +217,14 @@ def _settle(game: games.GameState, hand: HandState,
     names = [seat.name for seat in game.seats]
     seat_of = {name: position for position, name in enumerate(names)}
     entries = list(hand.entries)
-    concerned = {name for problem in reading.clashes(game, hand) for name in problem.players}
+    concerned = {name for problem in reading.clashes_now(game, hand) for name in problem.players}
     for entry in hand.entries:
         if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
             entries[entry.position] = replace(entry, fixing=False, done=True)
     # Restored results may clash anew; a clash goes back once all its players say they are done
     # (while one of them is still fixing it, the others' results stand).
     hand = replace(hand, entries=tuple(entries))
-    clashes = reading.clashes(game, hand)
+    clashes = reading.clashes_now(game, hand)
     for problem in clashes:
         if all(entries[seat_of[name]].done for name in problem.players):
             for name in problem.players:

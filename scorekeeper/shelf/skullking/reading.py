@@ -76,17 +76,24 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     if game.kind != NAME:
         return ()
     # Every page, card and change of a version reads them, a dozen times (its own cache: a benchmark showed 18 %
-    # of a write's time here without it). One value per view, while the version and the count's end stay; the
-    # stored rows, alike for every view, read once per version.
+    # of a write's time here without it). One value per view, while the version and the count's end stay; what
+    # every view has alike (the stored rows; each hand but the one whose entries are secret now) made once.
     kept = cache("skull king hands")
     count = game.count
+    made_of = (game.version, count.over if count is not None else None)
+    secret_now = count.play if count is not None and not count.over else None
+
+    def alike() -> tuple[HandState | None, ...]:
+        rows = tuple(HAND.load(play.data) for play in game.plays)
+        return tuple(None if play.number == secret_now else _hand(game, play.number, row)
+                     for play, row in zip(game.plays, rows, strict=True))
 
     def read() -> tuple[HandState, ...]:
-        rows = kept.kept_while(("rows", game.id), game.version,
-                               lambda: tuple(HAND.load(play.data) for play in game.plays))
-        return tuple(_hand(game, play.number, row) for play, row in zip(game.plays, rows, strict=True))
+        shared = kept.kept_while(("alike", game.id), made_of, alike)
+        return tuple(hand if hand is not None else _hand(game, play.number, HAND.load(play.data))
+                     for play, hand in zip(game.plays, shared, strict=True))
 
-    return kept.kept_while((game.id, game.view), (game.version, count.over if count is not None else None), read)
+    return kept.kept_while((game.id, game.view), made_of, read)
 
 
 def _hand(game: GameState, number: int, row: HandRow) -> HandState:
@@ -144,6 +151,16 @@ def clashes(game: GameState, hand: HandState) -> list[Problem]:
     before Yul has said anything. Problems of one player alone are refused when they are
     sent, so what is left here names two players or more.
     """
+    if hand.phase != Phase.PLAYING:
+        return []
+    # Read by the shared table, the pad and every phone's card at each version: checked once per version (while a
+    # hand is played no bid is hidden, so every view of it is the same), kept with the hands.
+    return list(cache("skull king hands").kept_while(("clashes", game.id, hand.number), game.version,
+                                                     lambda: tuple(clashes_now(game, hand))))
+
+
+def clashes_now(game: GameState, hand: HandState) -> list[Problem]:
+    """`clashes`, worked out now and never kept: for a hand being changed, which no version names yet."""
     if hand.phase != Phase.PLAYING:
         return []
     table = table_of(game)
