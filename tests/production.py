@@ -20,6 +20,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def answers(base: str, process: subprocess.Popen, timeout: float) -> bool:
+    """Whether the server just started at `base` answers within `timeout` seconds (False at once if it ended)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/", timeout=2).close()
+            return True
+        except OSError:
+            if process.poll() is not None:
+                return False
+            time.sleep(0.1)
+    return False
+
+
 class ProductionServer:
     """gunicorn with the production settings, in its own process group so it can be stopped or killed whole."""
 
@@ -43,15 +57,8 @@ class ProductionServer:
              "--bind", f"127.0.0.1:{self.port}", "scorekeeper:create_app()"],
             env=self.env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
         log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=2).close()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.1)
+        if answers(self.base, self.process, timeout):
+            return
         # A server that never answered is not left behind (respawning workers that fail) for the next test to meet.
         self.kill()
         raise RuntimeError("gunicorn did not start: " + (self.instance / "gunicorn.log").read_text(errors="replace"))
@@ -95,15 +102,8 @@ class Router:
         self.process = subprocess.Popen([self.executable, "-db", "-f", str(ROUTER_CONFIG)], env=self.env,
                                         stdout=log, stderr=log, start_new_session=True)
         log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=2).close()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.1)
+        if answers(self.base, self.process, timeout):
+            return
         self.stop()
         raise RuntimeError("haproxy did not start: " + self.log.read_text(errors="replace"))
 
