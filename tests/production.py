@@ -34,6 +34,18 @@ def answers(base: str, process: subprocess.Popen, timeout: float) -> bool:
     return False
 
 
+def stop_group(process: subprocess.Popen | None, seconds: float) -> None:
+    """SIGTERM to a server's process group, as a service manager sends it; SIGKILL if it is not gone in `seconds`."""
+    if process is None or process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 class ProductionServer:
     """gunicorn with the production settings, in its own process group so it can be stopped or killed whole."""
 
@@ -70,13 +82,7 @@ class ProductionServer:
 
     def stop(self) -> None:
         """Stop it the way a service manager does, and kill it if it does not go."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        stop_group(self.process, 20)
 
 
 ROUTER_CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "haproxy.cfg"
@@ -113,14 +119,7 @@ class Router:
 
     def stop(self) -> None:
         """Stop it (SIGTERM ends HAProxy at once) and wait for it."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        stop_group(self.process, 10)
 
 
 def idle_keep_alive(port: int) -> socket.socket:

@@ -83,15 +83,14 @@ def hands(game: GameState) -> tuple[HandState, ...]:
     made_of = (game.version, count.over if count is not None else None)
     secret_now = count.play if count is not None and not count.over else None
 
-    def alike() -> tuple[HandState | None, ...]:
-        rows = tuple(HAND.load(play.data) for play in game.plays)
-        return tuple(None if play.number == secret_now else _hand(game, play.number, row)
-                     for play, row in zip(game.plays, rows, strict=True))
+    def alike() -> tuple[tuple[HandRow, HandState | None], ...]:
+        rows = [(play.number, HAND.load(play.data)) for play in game.plays]
+        return tuple((row, None if number == secret_now else _hand(game, number, row)) for number, row in rows)
 
     def read() -> tuple[HandState, ...]:
         shared = kept.kept_while(("alike", game.id), made_of, alike)
-        return tuple(hand if hand is not None else _hand(game, play.number, HAND.load(play.data))
-                     for play, hand in zip(game.plays, shared, strict=True))
+        return tuple(hand if hand is not None else _hand(game, play.number, row)
+                     for play, (row, hand) in zip(game.plays, shared, strict=True))
 
     return kept.kept_while((game.id, game.view), made_of, read)
 
