@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
+import math
 import os
 import platform
 import random
 import re
+import secrets
 import sys
 import tempfile
 import time
@@ -38,6 +41,8 @@ TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 # The screen a page names in its htmx headers: its writes say it, and its stream's address carries it.
 SCREEN = re.compile(r'"X-Screen": "([^"]+)"')
 COUNT_SECONDS = 3.0  # the Procfile's default YO-HO-HO
+# How long the page waits for the answer to a tap before it counts it unanswered and sends it again (htmx's timeout).
+PAGE_WAITS_SECONDS = 20.0
 
 # A real table, in seconds: thinking over a bid, playing one trick, reporting a result, dealing.
 REAL_BID, REAL_TRICK, REAL_REPORT, REAL_DEAL = 15.0, 20.0, 10.0, 30.0
@@ -67,6 +72,16 @@ class Figures:
     # The load generator's own CPU seconds, and the whole machine's busy CPU seconds (every process), over the run.
     load_cpu_seconds: float = 0.0
     machine_busy_seconds: float = 0.0
+    # Taps: from the first send to the app's answer (however often sent); the requests the app did not answer (none
+    # within the page's 20 s, or a 5xx: each sent again); the longest any request took.
+    taps: list[float] = field(default_factory=list)
+    unanswered: list[str] = field(default_factory=list)
+    sent_again: int = 0
+    # Live streams that ended or broke, each opened again a second later (as the browser does).
+    streams_again: int = 0
+    # The most the load generator's own timers fired late.
+    load_lag: float = 0.0
+    slowest: float = 0.0
 
     def add(self, kind: str, seconds: float, hand: int | None = None) -> None:
         """Record one request's latency."""
@@ -79,7 +94,9 @@ class Figures:
 
 
 def percentile(values: list[float], share: float) -> float:
-    """The value below which `share` of `values` lie (nearest rank)."""
+    """The value below which `share` of `values` lie (nearest rank); NaN for none."""
+    if not values:
+        return math.nan
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
@@ -100,6 +117,8 @@ class Browser:
             headers={"Accept-Encoding": "br, gzip"}, timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
         )
         self.token = ""
+        self.retry_after: float | None = None
+        self.sent_again: list[tuple[str, int, float]] = []
         self.screen = ""
         self.page = ""
         self.table = ""
@@ -123,21 +142,35 @@ class Browser:
         return self.table + self.card
 
     async def request(self, kind: str, method: str, path: str, data: dict | None = None,
-                      headers: dict | None = None) -> tuple[int, str, str]:
-        """One request, timed and checked; redirects are returned, not followed."""
+                      headers: dict | None = None, page_waits: bool = False) -> tuple[int, str, str]:
+        """One request, timed and checked; redirects are returned, not followed. `page_waits`: a tap, which the
+        page waits 20 s for, and which is sent again (not counted an error) when no answer of the app's comes:
+        status 0 then, or the 5xx (its Retry-After kept in `retry_after`)."""
         if data is not None:
             data = {**data, "csrf_token": self.token}
         started = time.perf_counter()
+        self.retry_after = None
+        waits = {"timeout": aiohttp.ClientTimeout(total=PAGE_WAITS_SECONDS)} if page_waits else {}
         try:
             async with self.session.request(method, self.base + path, data=data, headers=headers,
-                                            allow_redirects=False) as response:
+                                            allow_redirects=False, **waits) as response:
                 body = await response.text()
                 status, location = response.status, response.headers.get("Location", "")
                 self.note_host(response.headers.get("X-Served-By"))
+                if "Retry-After" in response.headers:
+                    self.retry_after = float(response.headers["Retry-After"])
         except (TimeoutError, aiohttp.ClientError) as error:
-            self.figures.errors.append(f"{kind} {path}: {error!r}")
+            if page_waits:
+                self.figures.unanswered.append(f"{kind} {path}: {error!r}")
+            else:
+                self.figures.errors.append(f"{kind} {path}: {error!r}")
             return 0, "", ""
-        self.figures.add(kind, time.perf_counter() - started, self.hand or None)
+        seconds = time.perf_counter() - started
+        self.figures.slowest = max(self.figures.slowest, seconds)
+        if page_waits and status >= 500:
+            self.figures.latencies.setdefault(f"answered {status}, sent again", []).append(seconds)
+            return status, body, location
+        self.figures.add(kind, seconds, self.hand or None)
         if status >= 400:
             self.figures.errors.append(f"{kind} {path}: HTTP {status}")
         found = TOKEN.search(body)
@@ -200,11 +233,22 @@ class Browser:
             self.show_page(body)
             found = SCREEN.search(body)
             self.screen = found.group(1) if found else ""
-            query = f"?edition={self.edition}&card={self.card_key}&screen={self.screen}"
-            self.stream = asyncio.ensure_future(self.listen(path + "/events" + query))
+            self.stream = asyncio.ensure_future(self.follow(path))
+
+    async def follow(self, path: str) -> None:
+        """Listen to the page's live stream, and as the browser does when it ends or breaks, again a second later
+        from what the screen shows then."""
+        try:
+            while True:
+                query = f"?edition={self.edition}&card={self.card_key}&screen={self.screen}"
+                await self.listen(path + "/events" + query)
+                self.figures.streams_again += 1
+                await asyncio.sleep(1)
+        except asyncio.CancelledError:
+            return
 
     async def listen(self, path: str) -> None:
-        """Follow the live stream as it arrives compressed; count the bytes of each update."""
+        """Follow the live stream as it arrives compressed, until it ends; count the bytes of each update."""
         inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
         buffer, raw = "", 0
         try:
@@ -234,16 +278,32 @@ class Browser:
                             self.figures.update_bytes.setdefault(f"{self.role}, {kind}", []).append(size)
                         if kind in ("table", "card"):
                             self.pushed(kind, "\n".join(data), edition)
-        except (aiohttp.ClientError, asyncio.CancelledError):
+        except aiohttp.ClientError:
             return
 
+    async def tap(self, kind: str, path: str, data: dict, headers: dict | None = None) -> tuple[int, str, str]:
+        """Post a form as the page's waiting taps do: with a tap id, sent again with the same id while no answer of
+        the app's comes, when the answer says (Retry-After), else a little later each time."""
+        started = time.monotonic()
+        headers = {**(headers or {}), "X-Tap": secrets.token_hex(16)}
+        for tries in itertools.count():
+            status, body, location = await self.request("write: " + kind, "POST", path, data, headers=headers,
+                                                        page_waits=True)
+            if 0 < status < 500:
+                break
+            self.figures.sent_again += 1
+            self.sent_again.append((kind, status, round(time.monotonic() - started, 1)))
+            await asyncio.sleep(self.retry_after if self.retry_after is not None else min(30, 0.5 * 2 ** tries))
+        self.figures.taps.append(time.monotonic() - started)
+        return status, body, location
+
     async def write(self, kind: str, path: str, data: dict) -> float:
-        """Post a form as htmx does, then show the page the redirect leads to; return when sent."""
+        """Tap (`tap`) as htmx does, then show the page the redirect leads to; return when sent."""
         sent = time.monotonic()
         self.writing += 1
         try:
             headers = {"HX-Request": "true", "X-Screen": self.screen}
-            status, body, location = await self.request("write: " + kind, "POST", path, data, headers=headers)
+            status, body, location = await self.tap(kind, path, data, headers)
             if status == 303:
                 status, body, location = await self.request("page after write", "GET", location, headers=headers)
         finally:
@@ -263,7 +323,8 @@ class Browser:
             if left <= 0:
                 if os.environ.get("BENCH_DEBUG"):
                     print(self.html, file=sys.stderr)
-                raise TimeoutError(f"page {self.page} never showed {what} (hand {self.hand}, edition {self.edition})")
+                raise TimeoutError(f"page {self.page} never showed {what} (hand {self.hand}, edition {self.edition}; "
+                                   f"card {self.card_key} {self.card_edition}; taps sent again {self.sent_again})")
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
             except TimeoutError:
@@ -299,7 +360,7 @@ async def sit_down(index: int, host: Browser, phones: list[Browser], new_game: s
     The game's address, or None when it could not start."""
     await host.request("page load", "GET", new_game)
     names = [f"Player {index}-{seat}" for seat in range(len(phones))]
-    status, _, game = await host.request("write: new game", "POST", new_game, {"player": names, **form})
+    status, _, game = await host.tap("new game", new_game, {"player": names, **form})
     if status != 303:
         return None
     await host.open(game)
@@ -548,6 +609,15 @@ def cores(figures: Figures, elapsed: float) -> str:
             f"{max(0.0, rest) / elapsed:.2f}")
 
 
+async def follow_lag(figures: Figures) -> None:
+    """How late the load generator's own timers fire (its one core busy): a request measured then is late by as
+    much, not for the server's sake."""
+    while True:
+        started = time.monotonic()
+        await asyncio.sleep(0.1)
+        figures.load_lag = max(figures.load_lag, time.monotonic() - started - 0.1)
+
+
 async def drive(bases: list[str], tables: int, hands: int, speed: float,
                 memory: MemoryWatch | None, pids: list[int] | None = None,
                 kind: str = "skull-king") -> tuple[Figures, float]:
@@ -561,6 +631,7 @@ async def drive(bases: list[str], tables: int, hands: int, speed: float,
     writes: list[tuple[int, float, int, str, int]] = []
     browsers: dict[int, list[Browser]] = {}
     watching = asyncio.ensure_future(memory.run()) if memory else None
+    lag = asyncio.ensure_future(follow_lag(figures))
     started = time.monotonic()
 
     async def staggered(index: int) -> None:
@@ -579,6 +650,7 @@ async def drive(bases: list[str], tables: int, hands: int, speed: float,
     figures.machine_busy_seconds = machine_busy() - busy_before
     if watching:
         watching.cancel()
+    lag.cancel()
     for group in browsers.values():
         for browser in group:
             await browser.close()
@@ -591,35 +663,35 @@ def fill_stored_games(database_url: str, count: int) -> None:
     """Store `count` finished ten-hand games of six, as a service has after a while."""
     from sqlalchemy import create_engine, func, insert, select
 
-    from scorekeeper.models import Event, Game, Seat, SecretEntry
-    from scorekeeper.shelf.skullking.storage import EntryRecord, HandRecord
+    from scorekeeper.models import Event, Game, Play, Seat, SecretEntry
+    from scorekeeper.shelf.skullking.storage import HAND, EntryRow, HandRow, Phase
 
     engine = create_engine(database_url)
     with engine.begin() as connection:
         first = connection.execute(select(func.coalesce(func.max(Game.id), 0))).scalar_one() + 1
-        hand_id = connection.execute(select(func.coalesce(func.max(HandRecord.id), 0))).scalar_one() + 1
         for batch in range(first, first + count, 1000):
-            games, seats, hands, entries, bids, events = [], [], [], [], [], []
+            games, seats, plays, bids, events = [], [], [], [], []
             for game_id in range(batch, min(batch + 1000, first + count)):
                 # Eight characters: never one of the six-character codes new games draw.
                 games.append({"id": game_id, "kind": "skull-king", "ruleset": "classic", "options": {},
                               "version": 70, "join_code": f"S{game_id:07d}"})
                 seats.extend({"game_id": game_id, "position": p, "name": f"P{p}"} for p in range(PLAYERS))
                 for number in range(1, 11):
-                    hands.append({"id": hand_id, "game_id": game_id, "number": number, "cards": number,
-                                  "phase": "scored"})
-                    entries.extend({"hand_id": hand_id, "position": p, "tricks": number if p == 0 else 0,
-                                    "done": True} for p in range(PLAYERS))
+                    entries = tuple(EntryRow(tricks=number if p == 0 else 0, done=True) for p in range(PLAYERS))
+                    hand = HandRow(number, 0, Phase.SCORED, False, False, (), entries)
+                    plays.append({"game_id": game_id, "number": number, "data": HAND.dump(hand), "closed": True})
                     bids.extend({"game_id": game_id, "play": number, "seat": p, "name": "bid", "value": 0}
                                 for p in range(PLAYERS))
-                    hand_id += 1
                 events.extend({"game_id": game_id, "version": v, "kind": "result", "hand": 10} for v in range(1, 71))
             connection.execute(insert(Game), games)
             connection.execute(insert(Seat), seats)
-            connection.execute(insert(HandRecord), hands)
-            connection.execute(insert(EntryRecord), entries)
+            connection.execute(insert(Play), plays)
             connection.execute(insert(SecretEntry), bids)
             connection.execute(insert(Event), events)
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as connection:
+            # Written back into the database file now, as SQLite does by itself over time: not by the next write.
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     engine.dispose()
 
 
@@ -651,18 +723,18 @@ def summary(values: list[float]) -> str:
 
 async def flatness(base: str, database_url: str, stored: int, tables: int, speed: float) -> list[str]:
     """The same small load with 10 and with `stored` games stored: do requests slow down?"""
-    rows = ["| Stored games | writes p50 ms | writes p95 ms | page after write p50 ms "
-            "| update on every screen p95 ms |",
-            "|---:|---:|---:|---:|---:|"]
+    rows = ["| Stored games | writes p50 ms | writes p95 ms | update on every screen p95 ms |",
+            "|---:|---:|---:|---:|"]
     have = 0
     for wanted in (10, stored):
         fill_stored_games(database_url, wanted - have)
         have = wanted
         figures, _ = await drive([base], tables, 3, speed, None)
+        if figures.errors or not figures.delays:
+            print(f"with {wanted:,} games stored:", *figures.errors[:5], sep="\n", flush=True)
         writes = [v for kind, values in figures.latencies.items() if kind.startswith("write") for v in values]
-        pages = figures.latencies.get("page after write", [])
         rows.append(f"| {wanted:,} | {percentile(writes, .5) * 1000:.1f} | {percentile(writes, .95) * 1000:.1f} | "
-                    f"{percentile(pages, .5) * 1000:.1f} | {percentile(figures.delays, .95) * 1000:.0f} |")
+                    f"{percentile(figures.delays, .95) * 1000:.0f} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -679,8 +751,13 @@ def router_lines(figures: Figures) -> list[str]:
                 f"{1000 * figures.router_cpu_seconds / writes:.2f} ms."]
 
 
+def busy_count(figures: Figures) -> int:
+    """How many requests the app answered 503 (its write did not get its turn in time)."""
+    return len(figures.latencies.get("answered 503, sent again", []))
+
+
 def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: dict[str, int],
-           peak: int, flat: list[str]) -> str:
+           peak: int, flat: list[str], lock: str = "") -> str:
     """The figures' section of docs/performance.md."""
     real_minutes = sum(REAL_DEAL + REAL_BID + REAL_REPORT + n * REAL_TRICK for n in range(1, args.hands + 1)) / 60
     phones = args.tables * PLAYERS
@@ -707,6 +784,13 @@ def report(args: argparse.Namespace, figures: Figures, elapsed: float, weights: 
         f"({sum('HTTP' in e or 'Error(' in e for e in figures.errors)} of them failed requests).",
         "",
         *latency_rows(figures),
+        "",
+        f"Taps, from the first send to the app's answer (p50 / p95 / p99 / max): **{summary(figures.taps)}**; "
+        f"**{figures.sent_again:,} sent again** (the app answered {busy_count(figures):,} of them 503 with "
+        f"Retry-After; {len(figures.unanswered)} had no answer within the page's {PAGE_WAITS_SECONDS:g} s); the "
+        f"slowest request of the run took **{figures.slowest:.1f} s**; {figures.streams_again:,} live streams ended "
+        f"and were opened again; the load generator's own timers fired up to {figures.load_lag:.1f} s late.",
+        *(["", lock] if lock else []),
         "",
         f"From a write to the page showing it on every screen of the table (p50 / p95 / p99 / max): "
         f"**{summary(figures.delays)}**.",
@@ -797,9 +881,9 @@ def misses(figures: Figures, tables: int) -> list[str]:
 
 async def knee(args: argparse.Namespace, bases: list[str], pids: list[int]) -> str:
     """Raise the load step by step from --knee table-equivalents until a target is missed."""
-    rows = ["| Table-equivalents | Tables | Load avg. at start | Errors | Finished | Worst write p99 ms "
-            "| Update p95 ms | CPU per write ms | Cores busy: server / load / other | Targets |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    rows = ["| Table-equivalents | Tables | Load avg. at start | Errors | Finished | Answered 503, sent again "
+            "| Worst write p99 ms | Update p95 ms | CPU per write ms | Cores busy: server / load / other | Targets |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     level = args.knee
     while level <= args.knee_max:
         tables = round(level / args.speed)
@@ -808,7 +892,8 @@ async def knee(args: argparse.Namespace, bases: list[str], pids: list[int]) -> s
         writes = [percentile(v, .99) for k, v in figures.latencies.items() if k.startswith("write")]
         missed = misses(figures, tables)
         rows.append(f"| {level} | {tables} | {started_load} | {len(figures.errors)} | {figures.finished} "
-                    f"| {max(writes) * 1000:.0f} | {percentile(figures.delays, .95) * 1000:.0f} "
+                    f"| {busy_count(figures)} | {max(writes) * 1000:.0f} "
+                    f"| {percentile(figures.delays, .95) * 1000:.0f} "
                     f"| {1000 * figures.cpu_seconds / max(1, figures.writes):.1f} | {cores(figures, elapsed)} "
                     f"| {'met' if not missed else 'missed: ' + '; '.join(missed)} |")
         print(rows[-1], flush=True)
@@ -817,7 +902,8 @@ async def knee(args: argparse.Namespace, bases: list[str], pids: list[int]) -> s
         level += args.knee_step
     return "\n".join([
         f"Command: `bash bench/run --knee {args.knee} --knee-step {args.knee_step} --speed {args.speed:g} "
-        f"--hands {args.hands} --workers {args.workers}`  ",
+        f"--hands {args.hands} --workers {args.workers}"
+        + (" --database-url postgresql+psycopg://…" if args.database_label == "PostgreSQL" else "") + "`  ",
         f"Machine: {machine()}  ",
         f"Database: {args.database_label}; the load runs on the same machine. Measured on {time.strftime('%Y-%m-%d')}.",
         "", *rows])
@@ -857,6 +943,25 @@ async def shelf(args: argparse.Namespace, bases: list[str], pids: list[int]) -> 
 CACHE_FIGURES = re.compile(r"cache '([^']+)': (\d+) found, (\d+) made in (\d+) ms")
 
 
+def lock_times(logs: list[Path]) -> str:
+    """How long writes waited for the write lock and held it, and how long the app took to answer, from what the
+    server's processes logged as they stopped (`scorekeeper.durations`), in words; nothing when they logged none."""
+    from scorekeeper.durations import Durations
+
+    found = Durations.parse(line for log in logs for line in log.read_text(errors="replace").splitlines())
+
+    def times(name: str) -> str:
+        kept = found[name]
+        return (f"p50 **{kept.percentile(.5) * 1000:.2f} ms**, p99 **{kept.percentile(.99) * 1000:.2f} ms**, "
+                f"max {kept.percentile(1) * 1000:.0f} ms")
+
+    if "write lock held" not in found or "answer" not in found:
+        return ""
+    return (f"The write lock ({found['write lock held'].count:,} writes): waited {times('write lock waited')}; "
+            f"held {times('write lock held')} (from the game locked and read to the commit). The app's answer to "
+            f"a request, from its view's start to its answer made ({found['answer'].count:,}): {times('answer')}.")
+
+
 def caches_worth(logs: list[Path]) -> str:
     """What each of the server's caches was worth over the run, from what its processes logged as they stopped: the
     values found kept, the values made and the time making them took; a value found saved about a make's mean."""
@@ -887,7 +992,7 @@ async def run(args: argparse.Namespace) -> None:
             # Behind the router each host reads the client's address from its X-Forwarded-For.
             proxied = {"TRUSTED_PROXIES": "1"} if args.router else {}
             servers.append(ProductionServer(folder, database_url, WEB_CONCURRENCY=str(args.workers),
-                                            SECRET_KEY="bench-shared-secret", SCOREKEEPER_CACHE_FIGURES="1",
+                                            SECRET_KEY="bench-shared-secret", SCOREKEEPER_FIGURES="1",
                                             **proxied))
         router = Router(servers, Path(instance) / "haproxy.log") if args.router else None
         try:
@@ -924,8 +1029,9 @@ async def run(args: argparse.Namespace) -> None:
             # What the servers logged of their own failures (an exception in a stream ends it with no error the
             # screen sees): said with the figures, since the logs go with the run's folder.
             failures = [line for server in servers for line in server_failures(server.instance / "gunicorn.log")]
-            worth = caches_worth([server.instance / "gunicorn.log" for server in servers])
-    section = report(args, figures, elapsed, weights, memory.peak, flat)
+            logs = [server.instance / "gunicorn.log" for server in servers]
+            worth, lock = caches_worth(logs), lock_times(logs)
+    section = report(args, figures, elapsed, weights, memory.peak, flat, lock)
     print(section)
     if worth:
         print("\n" + worth)

@@ -38,7 +38,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         template_folder=resource_dir("templates"),
         static_folder=resource_dir("static"),
     )
-    from .extensions import TemplateEnvironment
+    from .extensions import WRITE_WAIT_SECONDS, TemplateEnvironment
     from .padfile import MAX_BYTES
 
     # Set before anything renders: the environment is made on first use.
@@ -52,8 +52,9 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         # No request is larger than the largest pad file.
         MAX_CONTENT_LENGTH=MAX_BYTES,
         REVEAL_COUNT_SECONDS=float(os.environ.get("SCOREKEEPER_REVEAL_SECONDS", "3")),
-        # What each cache was worth, logged by each process as it stops (`games.cache_figures`; the benchmark's).
-        CACHE_FIGURES=bool(os.environ.get("SCOREKEEPER_CACHE_FIGURES")),
+        # What each cache was worth and how long writes waited for their lock and held it, logged by each process
+        # as it stops (`games.cache_figures`, `durations.lines`; the benchmark's).
+        FIGURES=bool(os.environ.get("SCOREKEEPER_FIGURES")),
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         # Per client address and minute: typed join codes (guessing), new games and imports (their cost).
         JOIN_TRIES_PER_MINUTE=12,
@@ -66,6 +67,10 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         STREAMS_PER_ADDRESS=32,
         STREAMS_PER_GAME=48,
         BODY_SECONDS=10.0,
+        # A write is answered 503 with Retry-After when it waits longer for the database's lock, or when its process
+        # runs further behind (see pace.py).
+        WRITE_WAIT_SECONDS=WRITE_WAIT_SECONDS,
+        BEHIND_SECONDS=1.0,
         TRUSTED_PROXIES=0,
         # A connection the database dropped (it restarted) is found out and replaced before a request uses it.
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
@@ -80,8 +85,14 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                     "BODIES_PER_ADDRESS", "STREAMS_PER_ADDRESS", "STREAMS_PER_GAME"):
             if os.environ.get(key):
                 app.config[key] = int(os.environ[key])
-        if os.environ.get("BODY_SECONDS"):
-            app.config["BODY_SECONDS"] = float(os.environ["BODY_SECONDS"])
+        for key in ("BODY_SECONDS", "WRITE_WAIT_SECONDS", "BEHIND_SECONDS"):
+            if os.environ.get(key):
+                app.config[key] = float(os.environ[key])
+        if os.environ.get("DATABASE_CONNECTIONS"):
+            # Each process's connections to the database at most (SQLAlchemy's pool; its default is 5, and 10 more
+            # for a while).
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**app.config["SQLALCHEMY_ENGINE_OPTIONS"], "max_overflow": 0,
+                                                       "pool_size": int(os.environ["DATABASE_CONNECTIONS"])}
     else:
         app.config.from_mapping(test_config)
     if not app.config["SECRET_KEY"]:
@@ -90,7 +101,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
 
     log_to_the_server(app)
 
-    from . import assets, extensions, host_cache, kinds, live, views
+    from . import assets, extensions, host_cache, kinds, live, pace, views
     from .bodies import WholeBodies
     from .shelf import INSTALLED
     from .views.labels import FRAME_SCRIPT, FRAME_SCRIPTS
@@ -107,6 +118,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         # Flask's documented way to add a middleware (mypy takes wsgi_app for a method).
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     extensions.init_app(app)
+    pace.init_app(app)
     kinds.init_app(app, INSTALLED if games is None else games)
     live.init_app(app)
     host_cache.init_app(app)

@@ -177,11 +177,13 @@ def serve_app(app: Flask, host: str, port: int, ready: Callable[[int], None], lo
     from gevent.pool import Pool
     from gevent.pywsgi import WSGIServer
 
+    from . import pace
     from .warm import raise_open_files, warm_up
 
     with app.app_context():
         upgrade()
     warm_up(app)
+    pace.start(app)
     handler = {"handler_class": handler_class} if handler_class is not None else {}
     # As many connections at once as the open files allow, less a margin for the database and the app's files: past
     # that a new one waits to be taken rather than fail (or fail the others) for want of a file.

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request, session
+from flask import Flask, current_app, request, session
 from flask.templating import Environment
 from flask_babel import Babel
 from flask_compress import Compress
@@ -20,6 +20,7 @@ from sqlalchemy import Connection, event
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm import registry as mapper_registry
 
+from . import pace
 from .clock import Moment
 from .i18n import install_template_gettext
 
@@ -65,25 +66,37 @@ class TemplateEnvironment(Environment):
         return super().make_globals(d) if d else self.globals
 
 
-# How long a writer waits for another process's write to finish before giving up.
-WRITE_LOCK_WAIT_SECONDS = 10.0
-_WAIT_FOR_THE_LOCK = f"PRAGMA busy_timeout={int(WRITE_LOCK_WAIT_SECONDS * 1000)}"
+# How long a write waits for the database's lock before it is answered 503 "come back later" (see pace.py): the
+# page waits 20 s for an answer, and sends a tap again when told to.
+WRITE_WAIT_SECONDS = 5.0
+# What else waits for SQLite's lock (a command line's write, a migration) waits at most this long.
+_WAIT_FOR_THE_LOCK = "PRAGMA busy_timeout=10000"
+# A write's first wait for it, inside SQLite (see _sqlite_begin).
+_WAIT_A_MOMENT = "PRAGMA busy_timeout=10"
 
-# An execution option, not the request, says that a transaction is going to write.
+# An execution option, not the request, says that a transaction is going to write: its value is the moment
+# (time.monotonic) until which it waits for the lock.
 WRITE_LOCK = "scorekeeper_write_lock"
 
 
+def write_deadline() -> float:
+    """The moment until which a write begun now waits for the lock (the app's WRITE_WAIT_SECONDS from now)."""
+    return time.monotonic() + float(current_app.config["WRITE_WAIT_SECONDS"])
+
+
 def begin_write() -> None:
-    """Make the session's next transaction a writer from its start.
+    """Make the session's next transaction a writer from its start (Busy if the lock is not had in time).
 
     On SQLite it takes the write lock when it begins (``BEGIN IMMEDIATE``), so reading then
     writing never races another writer: two phones bidding at the same instant are served
     one after the other. On PostgreSQL the row lock taken when the game is loaded does that.
+    A process too far behind to answer in time turns the write away first (`pace.check`).
     """
+    pace.check()
     if db.session().in_transaction():
         # Whatever was read so far is read again under the lock.
         db.session.rollback()
-    db.session.connection(execution_options={WRITE_LOCK: True})
+    db.session.connection(execution_options={WRITE_LOCK: write_deadline()})
 
 
 def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: object) -> None:
@@ -100,26 +113,31 @@ def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: obj
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    if not connection.get_execution_options().get(WRITE_LOCK, False):
+    deadline = connection.get_execution_options().get(WRITE_LOCK)
+    if deadline is None:
         connection.exec_driver_sql("BEGIN")
         return
-    # SQLite's own wait for the lock (busy_timeout) sleeps inside the driver, where a gevent
-    # worker can run nothing else: every phone it serves would stall behind one writer.
-    # Ask without waiting, and wait here instead, where time.sleep lets the others run.
+    # SQLite's own wait for the lock (busy_timeout) sleeps inside the driver, where a gevent worker can run nothing
+    # else: a long one would stall every phone the process serves behind one writer. So it waits a few milliseconds
+    # there (another process's writer holds the lock 1 ms at the median, 8 ms at the 99th percentile: nearly every
+    # write gets it within them), then goes on waiting here, where time.sleep lets the others run. Waiting here
+    # alone cost a turn of the process's loop per try: past the knee, up to seconds (docs/performance.md).
     driver_connection = connection.connection.dbapi_connection
     assert driver_connection is not None, "a connection in use has its driver's"
     cursor = driver_connection.cursor()
-    deadline = time.monotonic() + WRITE_LOCK_WAIT_SECONDS
     pause = 0.001
-    cursor.execute("PRAGMA busy_timeout=0")
+    cursor.execute(_WAIT_A_MOMENT)
     try:
         while True:
             try:
                 cursor.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or time.monotonic() > deadline:
+                if "locked" not in str(error):
                     raise
+                if time.monotonic() > deadline:
+                    raise pace.Busy("no lock in time") from error
+            cursor.execute("PRAGMA busy_timeout=0")
             time.sleep(pause)
             pause = min(pause * 2, 0.01)
     finally:

@@ -20,9 +20,9 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import bindparam, exists, literal, select
 from sqlalchemy.orm import selectinload
 
-from . import host_cache, kinds
+from . import host_cache, kinds, pace
 from .clock import aware, utcnow
-from .extensions import WRITE_LOCK, db
+from .extensions import WRITE_LOCK, db, write_deadline
 from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -608,7 +608,7 @@ def locked_now(connection: Any) -> datetime:
 def _confirm_count_end(game_id: int) -> tuple[int | None, datetime]:
     """The version committed now and the deciding clock, read under the game's write lock (nothing written)."""
     with db.engine.connect() as connection:
-        connection.execution_options(**{WRITE_LOCK: True})
+        connection.execution_options(**{WRITE_LOCK: write_deadline()})
         with connection.begin() as transaction:
             query = select(_games.c.version).where(_games.c.id == game_id)
             if connection.dialect.name == "postgresql":
@@ -648,7 +648,11 @@ def as_it_stands(state: GameState, now: datetime) -> GameState | None:
     with _one_at_a_time("count end locks", key):
         if kept.get(key):
             return shown
-        version, deciding_now = _confirm_count_end(state.id)
+        try:
+            version, deciding_now = _confirm_count_end(state.id)
+        except pace.Busy:
+            # The lock not had in time: the count shows a moment longer, and the screen asks again (its stream soon).
+            return replace(shown, count=replace(count, over=False))
         if version != state.version:
             return None
         confirmed = state.at(deciding_now)

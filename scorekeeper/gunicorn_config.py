@@ -63,6 +63,28 @@ graceful_timeout = 2
 control_socket_disable = True
 
 
+# New connections a worker takes each turn of its loop. gunicorn takes one when it runs several workers (so that one
+# does not take them all), and past the knee a turn lasts long: 150-400 connections waited in the system's queue,
+# each request on a new one up to 44 s before the app saw it (bench/load.py, 480 tables).
+ACCEPTED_IN_A_TURN = 16
+
+
+def accept_in_turn(count: int) -> None:
+    """Make the gevent worker take up to `count` new connections in each turn of its loop."""
+    from gevent.server import StreamServer
+    from gunicorn.workers import ggevent
+
+    class Server(StreamServer):  # type: ignore[misc]  # gevent ships no types
+        """gevent's server, taking `count` connections a turn whatever gunicorn set."""
+
+        def start(self) -> None:
+            self.max_accept = count
+            super().start()
+
+    # gunicorn makes its server from this name when the worker runs, right after this hook.
+    ggevent.StreamServer = Server
+
+
 def post_worker_init(worker: Worker) -> None:
     """Make the worker ready before it takes a request; collect garbage seldom; on SIGTERM, end this worker's live
     streams and its idle keep-alive connections at once."""
@@ -70,11 +92,14 @@ def post_worker_init(worker: Worker) -> None:
     import signal
     import time
 
+    from scorekeeper import pace
     from scorekeeper.warm import warm_up
 
     # Its first requests would compile the templates and compress the static files, holding up every request and
     # stream the worker has meanwhile (the first players after a start or a deploy; a benchmark's first table).
     warm_up(worker.wsgi)
+    pace.start(worker.wsgi)
+    accept_in_turn(ACCEPTED_IN_A_TURN)
 
     # A full collection walks every object of the worker (hundreds of open streams and their
     # state) and holds up all of its requests and streams while it does: 75-215 ms each,
@@ -124,10 +149,11 @@ def post_worker_init(worker: Worker) -> None:
 
     def end_everything() -> None:
         worker.wsgi.logger.info("process %d stopping: its live streams and idle connections end now", os.getpid())
-        if worker.wsgi.config["CACHE_FIGURES"]:
+        if worker.wsgi.config["FIGURES"]:
+            from scorekeeper.durations import lines
             from scorekeeper.games import cache_figures
 
-            for line in cache_figures(worker.wsgi):
+            for line in cache_figures(worker.wsgi) + lines(worker.wsgi):
                 worker.wsgi.logger.info("process %d: %s", os.getpid(), line)
         stop_all_streams()
         # Ended as a client that went away ends them (gunicorn notes that quietly): a shutdown is no error, and

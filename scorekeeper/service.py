@@ -63,6 +63,8 @@ class Outcome:
     # The game as the change stored it (kept for the processes' screens too), so that its answer reads nothing;
     # None: read it.
     stored: games.GameState | None = None
+    # A tap applied already, answered again (`once`).
+    repeat: bool = False
 
     @property
     def ok(self) -> bool:
@@ -83,7 +85,7 @@ def once(write: Callable[Params, Outcome]) -> Callable[Params, Outcome]:
             return write(*args, **kwargs)
         except rows.AppliedAlready as repeat:
             public_id, secret = repeat.answer
-            return Outcome(public_id, secret=secret)
+            return Outcome(public_id, secret=secret, repeat=True)
     return applied_once
 
 

@@ -25,7 +25,7 @@ from blinker import Namespace
 from flask import Flask, current_app, has_app_context
 from sqlalchemy.exc import IntegrityError
 
-from . import games, rows
+from . import durations, games, rows
 from .access import Credentials
 from .clock import utcnow
 from .extensions import begin_write, db
@@ -166,9 +166,13 @@ def transaction(public_id: str | None = None, credentials: Credentials | None = 
     undo that), or None (a new game, a counted try); `credentials`: the acting browser's, whose tap
     is applied once (AppliedAlready with the first answer for a repeat, also when a repeat races it).
     """
-    begin_write()
+    started = time.perf_counter()
+    locked: float | None = None
     try:
+        begin_write()
         write = _begin(public_id, credentials, deleted)
+        locked = time.perf_counter()
+        durations.note("write lock waited", locked - started)
         yield write
         if write.answer is not None:
             changes = _store(write)
@@ -176,6 +180,8 @@ def transaction(public_id: str | None = None, credentials: Credentials | None = 
         if db.session().in_transaction():
             # Not kept, or it failed: nothing of it is stored (nor its tap: a repeat is tried afresh).
             db.session.rollback()
+        if locked is not None:
+            durations.note("write lock held", time.perf_counter() - locked)
     if write.answer is None:
         return
     if write.stored is not None:

@@ -42,13 +42,14 @@ SERVE = ["-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", "0"]
 SERVE_EVERY_GAME = ["-m", "tests.highcard.serve"]
 
 
-def start_server(instance: Path, command: list[str] = SERVE, reveal_seconds: float = 1) -> tuple[subprocess.Popen[str], str]:
+def start_server(instance: Path, command: list[str] = SERVE, reveal_seconds: float = 1,
+                 **settings: str) -> tuple[subprocess.Popen[str], str]:
     """Start the app (`scorekeeper serve`, or another `command`) on a free loopback port, its YO-HO-HO lasting
-    `reveal_seconds`; return it and its address."""
+    `reveal_seconds` (`settings`: more of its environment); return it and its address."""
     # Every browser of a test comes from this one address: the bounds per address are lifted (unless a test sets them).
     env = {"BODIES_PER_ADDRESS": "100000", "STREAMS_PER_ADDRESS": "100000", **os.environ,
            "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_REVEAL_SECONDS": str(reveal_seconds),
-           "NEW_GAMES_PER_MINUTE": "100000"}
+           "NEW_GAMES_PER_MINUTE": "100000", **settings}
     env.pop("DATABASE_URL", None)
     server = subprocess.Popen(
         [sys.executable, *command], cwd=Path(__file__).resolve().parent.parent,

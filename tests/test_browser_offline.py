@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser import PHONE, cannonball_table, host_bids, screenshot
+from tests.browser import PHONE, cannonball_table, host_bids, screenshot, start_server, stop_server
 
 pytestmark = pytest.mark.browser
 
@@ -270,6 +270,45 @@ def test_a_bid_a_proxy_answers_502_503_504_stays_waiting_and_goes_once(browser, 
     expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible()
     settled(screens, before)
     assert len(tries) == len(PROXY_ANSWERS) + 1 and len(set(tries)) == 1 and tries[0], tries
+
+
+def test_a_bid_the_busy_table_turns_away_goes_again_when_told_and_once(browser, tmp_path) -> None:
+    """Another writer holds the table's database: Anne's bid waits its bound (a third of a second here) and is answered
+    503 with Retry-After; the page says it is not applied yet, sends it again with its own tap id no sooner than told,
+    and once the table is free it is applied once."""
+    import sqlite3
+    import time
+
+    from playwright.sync_api import expect
+
+    server, url = start_server(tmp_path, WRITE_WAIT_SECONDS="0.3")
+    try:
+        host, phones = cannonball_table(browser, url)
+        anne = phones["Anne"]
+        screens = (host, anne)
+        before = {page: edition(page) for page in screens}
+        tries: list[tuple[float, str, int]] = []
+        anne.on("response", lambda answer: answer.url.endswith("/hands/1/bid") and tries.append(
+            (time.monotonic(), answer.request.headers.get("x-tap", ""), answer.status)))
+        other = sqlite3.connect(tmp_path / "scorekeeper.sqlite", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            anne.locator(".numpad.mine button[value='1']").click()
+            expect(anne.locator("#waiting-taps")).to_contain_text(UNANSWERED)
+            anne.wait_for_timeout(2500)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        expect(anne.locator("#waiting-taps")).to_be_empty(timeout=15_000)
+        expect(anne.locator("#main").get_by_text("Your bid is 1")).to_be_visible()
+        settled(screens, before)
+        expect(host.locator("#bidders li.ready")).to_have_count(1)
+        turned_away = [at for at, _, status in tries if status == 503]
+        assert turned_away and tries[-1][2] < 400 and len({tap for _, tap, _ in tries}) == 1, tries
+        # Each try after a 503 came no sooner than its Retry-After (a second at the least).
+        assert all(later - at >= 0.9 for (at, _, status), (later, _, _) in zip(tries, tries[1:]) if status == 503)
+    finally:
+        stop_server(server)
 
 
 def test_no_page_with_a_secret_is_kept_for_back_and_back_shows_what_the_phone_may_see(browser,

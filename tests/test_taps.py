@@ -372,3 +372,33 @@ def test_a_tap_that_comes_after_its_hand_closed_says_so_and_changes_nothing(app:
     late = host.post(f"{match}/play", data={"left": "4", "seat": "1", "play": "1"}, headers=htmx)
     assert late.status_code == 422 and "Not applied: by the time this arrived" in late.get_data(as_text=True)
     assert the_table(app)[:len(before)] == before
+
+
+def test_a_repeat_s_answer_is_not_taken_for_what_its_screen_shows(app: Flask) -> None:
+    """A repeat may be a try its page gave up on (no answer in 20 s) and sent again, whose answer the page never
+    gets: it is not noted as the edition its screen shows, so that screen's stream does not leave that edition out."""
+    from scorekeeper import games
+    from scorekeeper.views.rendering import answered_edition
+    from tests.helpers import public_id
+
+    host, url = table(app)
+    tap = secrets.token_urlsafe(16)
+
+    def bid(seat: int, screen: str, tap: str) -> int:
+        answer = host.post(f"{url}/hands/1/bid", data={"seat": seat, "bid": 1},
+                           headers={"HX-Request": "true", "X-Screen": screen, "X-Tap": tap})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        with app.app_context():
+            state = games.load(public_id(url))
+            assert state is not None
+            return state.id
+
+    game_id = bid(0, "screen-a", tap)
+    with app.app_context():
+        first = answered_edition(game_id, "screen-a")
+        assert first is not None
+    bid(1, "screen-b", secrets.token_urlsafe(16))
+    bid(0, "screen-a", tap)
+    with app.app_context():
+        assert answered_edition(game_id, "screen-b") is not None and answered_edition(game_id, "screen-b") > first
+        assert answered_edition(game_id, "screen-a") == first

@@ -5,13 +5,16 @@ The table's blueprint, `pages`, whatever module a view lives in; each game bring
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify, request, url_for
+import random
+
+from flask import Blueprint, Flask, current_app, jsonify, make_response, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, NotFound
 
 from .. import kinds, service
 from ..i18n import gettext
+from ..pace import Busy
 
 bp = Blueprint("pages", __name__)
 
@@ -48,6 +51,22 @@ def not_allowed(error: service.NotAllowed) -> ResponseReturnValue:
     return not_yours()
 
 
+# When a write turned away is to come again, in seconds: spread, so the writes turned away together do not all come
+# back in the same instant.
+RETRY_AFTER_SECONDS = (1, 3)
+
+
+def busy(error: Busy) -> ResponseReturnValue:
+    """A write turned away (see pace.py): 503 and when to send it again (the page's waiting tap does, once); nothing
+    of it is done."""
+    current_app.logger.warning("write to %s turned away (%s): answered 503", request.path, error)
+    message = gettext("The table is very busy just now: nothing was changed. Try again in a moment.")
+    json_api = request.path == url_for("pages.import_game") and request.is_json
+    response = make_response(jsonify(problems=[message]), 503) if json_api else refuse(message, 503)
+    response.headers["Retry-After"] = str(random.randint(*RETRY_AFTER_SECONDS))
+    return response
+
+
 def name_the_browser() -> None:
     """A page opened gives its browser an id (in its session) before it sends any tap: the taps it sends belong to
     it, and a tap sent again after a lost answer carries the same id (`rows.Tap`). A write from a client with no
@@ -72,6 +91,7 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(code, error_page)
     app.register_error_handler(service.NotFound, not_found)
     app.register_error_handler(service.NotAllowed, not_allowed)
+    app.register_error_handler(Busy, busy)
     app.before_request(name_the_browser)
     headers.init_app(app)
 

@@ -212,6 +212,9 @@ def after(outcome: service.Outcome, **extra: Any) -> Response:
     if outcome.stale:
         # Nothing was applied (a tap sent again after its hand closed): the page says so, with the table as it is.
         return show_game(state, 422, [service.MOVED_ON])
-    # Before it is drawn: the screen's stream, in another process, may wake while it is.
-    note_answered(state.id, state.edition)
+    # Before it is drawn: the screen's stream, in another process, may wake while it is. Not for a repeat: it may be
+    # a try the page gave up on (no answer in 20 s) and sent again, whose answer the page never gets; its stream
+    # must not leave out the edition it shows.
+    if not outcome.repeat:
+        note_answered(state.id, state.edition)
     return shown_after_change(show_game(state), url)
