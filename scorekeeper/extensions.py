@@ -66,9 +66,6 @@ class TemplateEnvironment(Environment):
         return super().make_globals(d) if d else self.globals
 
 
-# How long a write waits for the database's lock before it is answered 503 "come back later" (see pace.py): the
-# page waits 20 s for an answer, and sends a tap again when told to.
-WRITE_WAIT_SECONDS = 5.0
 # What else waits for SQLite's lock (a command line's write, a migration) waits at most this long.
 _WAIT_FOR_THE_LOCK = "PRAGMA busy_timeout=10000"
 # A write's first wait for it, inside SQLite (see _sqlite_begin).

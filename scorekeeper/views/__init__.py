@@ -22,6 +22,11 @@ from . import crews, headers, labels, offline, plays, pushed, sessions, start, t
 from .rendering import not_yours, page, refuse, screen_id  # noqa: E402
 
 
+def _asks_the_import_api() -> bool:
+    """Whether the request is a script's import (answered in JSON), not a page's."""
+    return request.path == url_for("pages.import_game") and request.is_json
+
+
 def error_page(error: HTTPException) -> ResponseReturnValue:
     """A clear page (or JSON for the import API) instead of a bare error."""
     messages = {
@@ -34,7 +39,7 @@ def error_page(error: HTTPException) -> ResponseReturnValue:
         message = gettext("This page was open too long or came from elsewhere. Reload it and try again.")
     else:
         message = messages.get(error.code or 400, gettext("Something went wrong."))
-    if request.path == url_for("pages.import_game") and request.is_json:
+    if _asks_the_import_api():
         return jsonify(problems=[message]), error.code or 400
     return page("error.html", error.code or 400, title=gettext("Sorry"), message=message)
 
@@ -61,8 +66,7 @@ def busy(error: Busy) -> ResponseReturnValue:
     of it is done."""
     current_app.logger.warning("write to %s turned away (%s): answered 503", request.path, error)
     message = gettext("The table is very busy just now: nothing was changed. Try again in a moment.")
-    json_api = request.path == url_for("pages.import_game") and request.is_json
-    response = make_response(jsonify(problems=[message]), 503) if json_api else refuse(message, 503)
+    response = make_response(jsonify(problems=[message]), 503) if _asks_the_import_api() else refuse(message, 503)
     response.headers["Retry-After"] = str(random.randint(*RETRY_AFTER_SECONDS))
     return response
 
