@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,23 @@ def begin_write() -> None:
         # Whatever was read so far is read again under the lock.
         db.session.rollback()
     db.session.connection(execution_options={WRITE_LOCK: write_deadline()})
+
+
+@contextmanager
+def sent_together(connection: Connection) -> Iterator[None]:
+    """Statements that answer nothing (inserts, updates, deletes, NOTIFY, the commit) sent to PostgreSQL together
+    and answered at once (psycopg's pipeline), elsewhere one by one.
+
+    A worker waits for each answer of PostgreSQL in psycopg's C wait, the whole process held up meanwhile (see
+    `gunicorn_config.on_starting`), and on cores the database shares an answer waits for its process to run: a
+    change's six to nine statements went one round trip each (docs/performance.md, "A change in one round trip").
+    A statement that answers rows does not belong here (SQLAlchemy reads its answer at once).
+    """
+    if connection.dialect.name != "postgresql":
+        yield
+        return
+    with connection.connection.driver_connection.pipeline():  # type: ignore[union-attr]
+        yield
 
 
 def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: object) -> None:

@@ -375,7 +375,9 @@ def _announce(app: Flask, connection: Connection, changes: list[tuple[int, int]]
     it commits, not before)."""
     if connection.dialect.name == "postgresql":
         for game_id, version in changes:
-            connection.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{version}")))
+            # A statement that answers no rows, so it goes with the rest of the change (`extensions.sent_together`);
+            # the payload is two numbers.
+            connection.exec_driver_sql(f"NOTIFY {CHANNEL}, '{int(game_id)}:{int(version)}'")
 
 
 def _wake(app: Flask, changes: list[tuple[int, int]]) -> None:

@@ -30,12 +30,15 @@ _games, _events, _secrets, _plays, _seats, _requests, _taps, _tries = (
 
 # Each write's statements are built once: building one per call (and working out its cache key) cost more than
 # running it. Parameters named unlike the columns they set (which SQLAlchemy reserves for values given directly).
-_ANNOUNCE = insert(_events)
-_KEEP_TAP = insert(_taps)
-_ADD_PLAY = insert(_plays)
+# A row a change adds asks no id back (`inline`: no RETURNING), so a write's statements go to PostgreSQL together
+# (`extensions.sent_together`), none awaiting its answer.
+_ANNOUNCE = insert(_events).inline()
+_KEEP_TAP = insert(_taps).inline()
+_ADD_PLAY = insert(_plays).inline()
 _SET_PLAY = (update(_plays).where(_plays.c.game_id == bindparam("game"), _plays.c.number == bindparam("play"))
              .values(data=bindparam("new_data"), closed=bindparam("new_closed")))
-_ADD_SECRET = insert(_secrets)
+_ADD_SECRET = insert(_secrets).inline()
+_COUNT_TRY = insert(_tries).inline()
 _SET_SECRET = (update(_secrets)
                .where(_secrets.c.game_id == bindparam("game"), _secrets.c.play == bindparam("of_play"),
                       _secrets.c.seat == bindparam("at_seat"), _secrets.c.name == bindparam("named"))
@@ -220,7 +223,7 @@ def _set_seat(game_id: int, position: int, token_hash: str | None) -> None:
 
 def _add_request(game_id: int, position: int, token_hash: str, code: str) -> None:
     """A new phone asks for a seat, showing `code`."""
-    db.session.connection().execute(insert(_requests).values(game_id=game_id, position=position,
+    db.session.connection().execute(insert(_requests).inline().values(game_id=game_id, position=position,
                                                               token_hash=token_hash, code=code, at=utcnow(),
                                                               turned_away=False))
 
@@ -289,5 +292,7 @@ def count_tries(tries: Tries) -> None:
     """Count the tries, and forget those older than a minute."""
     connection = db.session.connection()
     connection.execute(delete(_tries).where(_tries.c.at < tries.since))
-    if tries.buckets:
-        connection.execute(insert(_tries), [{"bucket": bucket[:64], "at": utcnow()} for bucket in tries.buckets])
+    for bucket in tries.buckets:
+        # One by one (a try counts a bucket or two): SQLAlchemy reads back what a many-rows insert answers, so one
+        # would not go with the rest (`extensions.sent_together`).
+        connection.execute(_COUNT_TRY, {"bucket": bucket[:64], "at": utcnow()})

@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from . import durations, games, rows
 from .access import Credentials
 from .clock import utcnow
-from .extensions import begin_write, db
+from .extensions import begin_write, db, sent_together
 
 _signals = Namespace()
 # Sent before the commit, in the transaction, with its connection and the (game id, version) pairs it stores: what a
@@ -204,6 +204,24 @@ def _store(write: Write) -> list[tuple[int, int]]:
         assert write.writes.finished is None, "a new game's end is one of its columns"
         game_id = rows.add_game(new.columns, new.players, new.held)
     assert game_id is not None, "a write without a game keeps nothing of one"
+    try:
+        with sent_together(connection):
+            changes = _write(write, game_id, locked_id)
+            db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        first = rows.tap_answer(write.tap) if write.tap is not None else None
+        db.session.rollback()
+        if first is None:
+            raise
+        raise rows.AppliedAlready(first) from None
+    return changes
+
+
+def _write(write: Write, game_id: int, locked_id: int | None) -> list[tuple[int, int]]:
+    """A change's statements, none of which answers rows (they go to the database together): its plays, entries,
+    seats and game's row, its events, their announcement and its tap; the (game id, version) pairs it stores."""
+    assert write.answer is not None
     ended = rows.write(game_id, write.writes)
     if locked_id is not None and (write.columns or ended):
         rows.set_game(locked_id, {**write.columns, **ended})
@@ -213,21 +231,12 @@ def _store(write: Write) -> list[tuple[int, int]]:
         rows.log_event(*event)
     changes = [(game, version) for game, version, _, _ in events]
     if changes and has_app_context():
-        storing.send(_app(), connection=connection, changes=changes)
+        storing.send(_app(), connection=db.session.connection(), changes=changes)
     if time.monotonic() - _pruned_at[0] > PRUNE_EVENTS_SECONDS:
         _pruned_at[0] = time.monotonic()
         rows.drop_events_before(utcnow() - EVENTS_KEPT)
-    try:
-        if write.tap is not None:
-            rows.keep_tap(write.tap, game_id, *write.answer)
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        first = rows.tap_answer(write.tap) if write.tap is not None else None
-        db.session.rollback()
-        if first is None:
-            raise
-        raise rows.AppliedAlready(first) from None
+    if write.tap is not None:
+        rows.keep_tap(write.tap, game_id, *write.answer)
     return changes
 
 
@@ -239,8 +248,9 @@ def counted_tries() -> Iterator[rows.Tries]:
     try:
         tries = rows.Tries(utcnow() - timedelta(minutes=1))
         yield tries
-        rows.count_tries(tries)
-        db.session.commit()
+        with sent_together(db.session.connection()):
+            rows.count_tries(tries)
+            db.session.commit()
     finally:
         if db.session().in_transaction():
             db.session.rollback()

@@ -16,6 +16,7 @@ from sqlalchemy import event, select
 from scorekeeper import work
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from tests.conftest import TEST_DATABASE_URL
 from tests.test_taps import SCENARIOS, send, the_table
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
@@ -165,3 +166,44 @@ def test_the_streams_are_woken_after_the_commit(app: Flask) -> None:
     rows_source = (PACKAGE / "rows.py").read_text(encoding="utf-8")
     assert "live" not in {alias.name for node in ast.walk(ast.parse(rows_source))
                           if isinstance(node, ast.ImportFrom) for alias in node.names}
+
+
+# The rows a new game adds first, whose ids the rest of its change needs: asked back one by one.
+NEW_GAME_ROWS = ("INSERT INTO game ", "INSERT INTO seat ")
+
+
+@contextmanager
+def sent_alone_watched(app: Flask) -> Iterator[tuple[list[str], list[str]]]:
+    """The statements of a change that write or announce (inserts, updates, deletes, NOTIFY) run meanwhile: those sent
+    to PostgreSQL together with the rest of the change (in psycopg's pipeline), and those sent alone, each awaiting
+    its answer."""
+    together: list[str] = []
+    alone: list[str] = []
+
+    def statement(conn, cursor, text: str, parameters, context, executemany) -> None:
+        if text.lstrip().split(None, 1)[0].upper() in {"INSERT", "UPDATE", "DELETE", "NOTIFY"}:
+            piped = conn.connection.driver_connection.pgconn.pipeline_status != 0
+            (together if piped else alone).append(" ".join(text.split())[:60])
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield together, alone
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+
+
+@pytest.mark.skipif(not TEST_DATABASE_URL, reason="PostgreSQL's pipeline; SQLite answers in the process itself")
+@pytest.mark.parametrize("endpoint", sorted(SCENARIOS))
+def test_a_change_is_sent_to_postgresql_together(app: Flask, endpoint: str) -> None:
+    """Every POST's change goes to PostgreSQL in one go, its commit with it (`extensions.sent_together`): no insert asks
+    its id back, no statement of it waits for its own answer, but a new game's own rows (their ids are the rest's)."""
+    write = SCENARIOS[endpoint](app)
+    with sent_alone_watched(app) as (together, alone):
+        assert send(write, f"tap-{endpoint}-0123456789").status_code < 400
+    assert [text for text in alone if not text.startswith(NEW_GAME_ROWS)] == []
+    assert together or not write.changes_a_game
+    if write.changes_a_game:
+        # The change is announced to the other processes with it.
+        assert any(text.startswith("NOTIFY") for text in together)
