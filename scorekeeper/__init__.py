@@ -61,6 +61,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         # Per browser and minute (ten times as many per address): asking the host for a taken seat.
         SEAT_REQUESTS_PER_MINUTE=5,
         NEW_GAMES_PER_MINUTE=20,
+        # How long a link to become another host of a game works (once).
+        HOST_GRANT_SECONDS=15 * 60,
         # Per client address (after TRUSTED_PROXIES) and process: request bodies being read at once, live streams
         # open; per game and process, live streams open (see bodies.py and live.py). A request's body in seconds.
         BODIES_PER_ADDRESS=64,
@@ -82,7 +84,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
         for key in ("TRUSTED_PROXIES", "JOIN_TRIES_PER_MINUTE", "NEW_GAMES_PER_MINUTE", "SEAT_REQUESTS_PER_MINUTE",
-                    "BODIES_PER_ADDRESS", "STREAMS_PER_ADDRESS", "STREAMS_PER_GAME"):
+                    "BODIES_PER_ADDRESS", "STREAMS_PER_ADDRESS", "STREAMS_PER_GAME", "HOST_GRANT_SECONDS"):
             if os.environ.get(key):
                 app.config[key] = int(os.environ[key])
         for key in ("BODY_SECONDS", "WRITE_WAIT_SECONDS", "BEHIND_SECONDS"):

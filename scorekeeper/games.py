@@ -17,13 +17,13 @@ from datetime import datetime
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, has_app_context
-from sqlalchemy import bindparam, exists, literal, select
+from sqlalchemy import bindparam, exists, func, literal, select
 from sqlalchemy.orm import selectinload
 
 from . import host_cache, kinds, pace
 from .clock import aware, utcnow
 from .extensions import WRITE_LOCK, db, write_deadline
-from .models import Event, Game, Play, Seat, SeatRequest, SecretEntry
+from .models import Event, Game, HostGrant, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -59,6 +59,34 @@ def crew_games(crew: str) -> Sequence[Any]:
     return db.session.execute(select(Game.public_id, Game.kind, Game.ruleset, Game.created_at, Game.finished_at,
                                      Game.summary, Game.options).where(Game.crew == crew, Game.deleted_at.is_(None))
                               .order_by(Game.created_at, Game.id)).all()
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A way for another device to become a host of a game, as stored: the host's key masked by its code, until
+    when it works, and when it was used (None: not yet)."""
+
+    id: int
+    key: str
+    expires_at: datetime
+    used_at: datetime | None
+
+    def open_at(self, moment: datetime) -> bool:
+        """Whether it still works at `moment`: not used, not expired."""
+        return self.used_at is None and moment < self.expires_at
+
+
+def grant_of(game_id: int, code_hash: str) -> Grant | None:
+    """The way to another host of that game whose code has this hash, or None."""
+    row = db.session.execute(select(HostGrant.id, HostGrant.key, HostGrant.expires_at, HostGrant.used_at)
+                             .where(HostGrant.game_id == game_id, HostGrant.code_hash == code_hash)).first()
+    return Grant(row.id, row.key, row.expires_at, row.used_at) if row is not None else None
+
+
+def hosts_added(game_id: int) -> int:
+    """How many devices became a host of the game by a code."""
+    return db.session.scalar(select(func.count()).select_from(HostGrant)
+                             .where(HostGrant.game_id == game_id, HostGrant.used_at.is_not(None))) or 0
 
 
 def find_game_by_code(code: str, in_play_only: bool = True) -> Game | None:

@@ -193,3 +193,21 @@ class Tap(Model):
     public_id: Mapped[str] = mapped_column(String(32))
     secret: Mapped[str | None] = mapped_column(String(128))
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class HostGrant(Model):
+    """A way for another device to become a host of a game: a code the host shares once, valid a short while.
+
+    The table keeps the code's SHA-256 and the host's key masked by the code, so its database holds
+    nothing a game could be run with; the code, which the link alone carries, unmasks the key once.
+    """
+
+    __tablename__ = "host_grant"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    key: Mapped[str] = mapped_column(String(128))
+    expires_at: Mapped[datetime]
+    # When another device became a host with it; a code is used once.
+    used_at: Mapped[datetime | None]

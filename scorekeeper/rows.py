@@ -21,12 +21,12 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from . import games
 from .clock import utcnow
 from .extensions import db
-from .models import Event, Game, LimitedTry, Play, Seat, SeatRequest, SecretEntry
+from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
 
-_games, _events, _secrets, _plays, _seats, _requests, _taps, _tries = (
+_games, _events, _secrets, _plays, _seats, _requests, _taps, _tries, _grants = (
     cast(Table, model.__table__)
-    for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, TapRecord, LimitedTry))
+    for model in (Game, Event, SecretEntry, Play, Seat, SeatRequest, TapRecord, LimitedTry, HostGrant))
 
 # Each write's statements are built once: building one per call (and working out its cache key) cost more than
 # running it. Parameters named unlike the columns they set (which SQLAlchemy reserves for values given directly).
@@ -39,6 +39,8 @@ _SET_PLAY = (update(_plays).where(_plays.c.game_id == bindparam("game"), _plays.
              .values(data=bindparam("new_data"), closed=bindparam("new_closed")))
 _ADD_SECRET = insert(_secrets).inline()
 _COUNT_TRY = insert(_tries).inline()
+_ADD_GRANT = insert(_grants).inline()
+_USE_GRANT = update(_grants).where(_grants.c.id == bindparam("grant")).values(used_at=bindparam("used"))
 _SET_SECRET = (update(_secrets)
                .where(_secrets.c.game_id == bindparam("game"), _secrets.c.play == bindparam("of_play"),
                       _secrets.c.seat == bindparam("at_seat"), _secrets.c.name == bindparam("named"))
@@ -176,8 +178,8 @@ class Writes:
     """What a change writes besides the game's own row, in this order: secret entries forgotten (play, name, one
     seat's or all), secret entries put (play, seat, name, value, new), plays put (number, values, closed, new), seats
     held (position, the phone's secret's hash or None), requests for a seat added (position, hash, code), dropped
-    (ids) and turned away (ids), the games deleted before `purge_before` removed for good; and the game's end (when,
-    what its crew's statistics read)."""
+    (ids) and turned away (ids), ways to another host given and used, the games deleted before `purge_before`
+    removed for good; and the game's end (when, what its crew's statistics read)."""
 
     forgotten: list[tuple[int, str, int | None]] = field(default_factory=list)
     secrets: list[tuple[int, int, str, Any, bool]] = field(default_factory=list)
@@ -188,6 +190,10 @@ class Writes:
     turned_away: list[int] = field(default_factory=list)
     purge_before: datetime | None = None
     finished: tuple[datetime, Mapping[str, object] | None] | None = None
+    # Ways for another device to become a host (the code's hash, the host's key masked, until when), and those used
+    # now (id, when).
+    grants: list[tuple[str, str, datetime]] = field(default_factory=list)
+    grants_used: list[tuple[int, datetime]] = field(default_factory=list)
 
 
 def write(game_id: int, writes: Writes) -> dict[str, Any]:
@@ -204,6 +210,12 @@ def write(game_id: int, writes: Writes) -> dict[str, Any]:
         _add_request(game_id, position, token_hash, code)
     _drop_requests(writes.dropped_requests)
     _turn_away(writes.turned_away)
+    connection = db.session.connection()
+    for code_hash, key, expires_at in writes.grants:
+        connection.execute(_ADD_GRANT, {"game_id": game_id, "code_hash": code_hash, "key": key,
+                                        "expires_at": expires_at, "used_at": None})
+    for grant, used in writes.grants_used:
+        connection.execute(_USE_GRANT, {"grant": grant, "used": used})
     if writes.purge_before is not None:
         purge_deleted_before(writes.purge_before)
     if writes.finished is None:

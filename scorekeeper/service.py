@@ -14,6 +14,7 @@ first answer without a second change (`once`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -589,10 +590,61 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
         return commit(write, kind, number)
 
 
+# --- another host -----------------------------------------------------------------------
+
+# What a link to the host's role says once it is used or too old.
+GRANT_GONE = Problem(N_("This link to become a host is used already or too old: ask a host of the game for a new "
+                        "one."))
+
+
+def _grant_stream(code: str, length: int) -> bytes:
+    """A stream drawn from a code, which the table does not keep, to mask the host's key with."""
+    return hashlib.shake_256(f"host grant:{code}".encode()).digest(length)
+
+
+def masked_key(key: str, code: str) -> str:
+    """The host's key as a way to another host stores it: masked by its code, in hex."""
+    data = key.encode()
+    return bytes(a ^ b for a, b in zip(data, _grant_stream(code, len(data)), strict=True)).hex()
+
+
+def unmasked_key(stored: str, code: str) -> str:
+    """The host's key a way to another host stored, with its code."""
+    data = bytes.fromhex(stored)
+    return bytes(a ^ b for a, b in zip(data, _grant_stream(code, len(data)), strict=True)).decode()
+
+
+@once
+def grant_host(public_id: str, credentials: Credentials, lifetime: timedelta) -> Outcome:
+    """A host asks for a way for another device to become a host too: a code that works once, for `lifetime`,
+    handed to this browser (the link carries it) and logged as the game's event."""
+    with changing(public_id, credentials) as write:
+        game = write.locked
+        if not identify(game, credentials).is_host or credentials.host_key is None:
+            raise deny()
+        code = secrets.token_urlsafe(16)
+        write.writes.grants.append((token_hash(code), masked_key(credentials.host_key, code),
+                                    write.lock_time + lifetime))
+        return commit(write, "host grant", secret=code)
+
+
+@once
+def become_host(public_id: str, credentials: Credentials, code: str) -> Outcome:
+    """Another device becomes a host by a code a host shared: once, while it works; the host's key is handed to this
+    browser, and the game logs it."""
+    with changing(public_id, credentials) as write:
+        game = write.locked
+        grant = games.grant_of(game.id, token_hash(code)) if code else None
+        if grant is None or not grant.open_at(write.lock_time):
+            return refuse(game, GRANT_GONE)
+        write.writes.grants_used.append((grant.id, write.lock_time))
+        return commit(write, "host added", secret=unmasked_key(grant.key, code))
+
+
 __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooManyTries", "once",
            "MOVED_ON", "Decision", "ask_for_seat", "by_rules", "collect_secrets", "commit", "refusal",
            "count_try",
            "create", "deny", "enter_secret", "changing",
            "Write", "not_found", "refuse", "seat_at", "stale",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
-           "play", "rematch", "restore_game", "turn_away"]
+           "play", "rematch", "restore_game", "turn_away", "GRANT_GONE", "grant_host", "become_host"]

@@ -3,6 +3,7 @@ answer and changes nothing, on every POST route the app has."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -187,6 +188,32 @@ def scenario_wizard_correction(app: Flask) -> Write:
     return Write(host, f"{url}/wizard/rounds/1", entries)
 
 
+def another_host_link(host: FlaskClient, url: str) -> str:
+    """The path of a link to become a host of the game at `url`, given to its host."""
+    answer = host.post(f"{url}/hosts")
+    assert answer.status_code == 200
+    found = re.search(r'href="http://[^/"]+(/games/[^/"]+/hosts/[A-Za-z0-9_-]+)"', answer.get_data(as_text=True))
+    assert found is not None
+    return found[1]
+
+
+def scenario_another_host(app: Flask) -> Write:
+    host, url = table(app)
+    return Write(host, f"{url}/hosts")
+
+
+def scenario_become_host(app: Flask) -> Write:
+    host, url = table(app)
+    return Write(opened(app), another_host_link(host, url))
+
+
+def scenario_leave_host(app: Flask) -> Write:
+    # Once another device is a host: this browser forgets the host's key, no game changes.
+    host, url = table(app)
+    assert opened(app).post(another_host_link(host, url)).status_code == 303
+    return Write(host, f"{url}/hosts/leave", changes_a_game=False)
+
+
 # Every POST route's scenario, by endpoint: a route without one fails the test below.
 SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "skull_king.bid": scenario_bid,
@@ -208,6 +235,9 @@ SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "pages.let_in": scenario_let_in,
     "pages.turn_away": scenario_turn_away,
     "wizard.correct_round": scenario_wizard_correction,
+    "pages.another_host": scenario_another_host,
+    "pages.become_host": scenario_become_host,
+    "pages.leave_host": scenario_leave_host,
 }
 
 

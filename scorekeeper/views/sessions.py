@@ -76,6 +76,13 @@ def keep_host_key(public_id: str, token: str | None) -> None:
     _remember("hosting", public_id, token)
 
 
+def forget_host_key(public_id: str) -> None:
+    """This browser no longer runs the game (another does)."""
+    kept = dict(session.get("hosting", {}))
+    if kept.pop(public_id, None) is not None:
+        session["hosting"] = kept
+
+
 def keep_seat_token(public_id: str, token: str | None) -> None:
     """This browser is the phone of a seat from now on."""
     _remember("seats", public_id, token)

@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, jsonify, request, session, url_for
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
 
 from .. import games, kinds, service
-from ..access import identify
+from ..access import identify, token_hash
+from ..clock import utcnow
 from ..extensions import csrf
 from ..i18n import gettext
 from ..padfile import PadError
+from ..problems import N_
 from . import bp
 from .crews import my_games
 from .labels import say
 from .rendering import open_page, see_other, start_page
-from .sessions import browser_id, client_address, credentials, keep_host_key, too_many_new_games
+from .sessions import (
+    browser_id,
+    client_address,
+    credentials,
+    forget_host_key,
+    keep_host_key,
+    load_state,
+    too_many_new_games,
+)
+from .table import qr_svg
 
 
 @bp.get("/")
@@ -121,6 +135,64 @@ def host(public_id: str, key: str) -> ResponseReturnValue:
         response = see_other(url_for("pages.game", public_id=public_id))
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def _private(response: Response) -> Response:
+    """A page whose address holds a secret: not sent on to another site, not kept by a cache."""
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/games/<public_id>/hosts")
+def another_host(public_id: str) -> ResponseReturnValue:
+    """A host asks for a link another device becomes a host with: shown with its QR code, working once, for a while."""
+    seconds = int(current_app.config["HOST_GRANT_SECONDS"])
+    outcome = service.grant_host(public_id, credentials(public_id), timedelta(seconds=seconds))
+    assert outcome.secret is not None, "a way to another host has its code"
+    link = url_for("pages.become_host", public_id=public_id, code=outcome.secret, _external=True)
+    if not outcome.repeat:
+        current_app.logger.info("game %s: a link to become a host given, for %d s", public_id, seconds)
+    return _private(start_page("another_host.html", title=gettext("Another host"), game=load_state(public_id),
+                               link=link, qr=Markup(qr_svg.__wrapped__(link)), minutes=max(1, seconds // 60)))
+
+
+@bp.route("/games/<public_id>/hosts/<code>", methods=["GET", "POST"])
+def become_host(public_id: str, code: str) -> ResponseReturnValue:
+    """A link to become a host: its page asks whether this device becomes a host of the game, and a POST of it does,
+    once; a link used or too old is refused in words. The GET changes nothing."""
+    game = load_state(public_id)
+    if request.method == "GET":
+        grant = games.grant_of(game.id, token_hash(code))
+        if grant is None or not grant.open_at(utcnow()):
+            return _private(start_page("error.html", 410, title=gettext("Sorry"), message=say(service.GRANT_GONE)))
+        return _private(start_page("become_host.html", title=gettext("Become a host"), game=game, code=code))
+    outcome = service.become_host(public_id, credentials(public_id), code)
+    if not outcome.ok:
+        return _private(start_page("error.html", 410, title=gettext("Sorry"),
+                                   message=" ".join(say(p) for p in outcome.problems)))
+    keep_host_key(public_id, outcome.secret)
+    if not outcome.repeat:
+        current_app.logger.info("game %s: another device became a host", public_id)
+    return see_other(url_for("pages.game", public_id=public_id))
+
+
+# What the host is told when leaving the host's role would leave the game without one.
+LEAVE_FIRST = N_("Give the host's role to another device first (“Another host”): a game needs a host.")
+
+
+@bp.post("/games/<public_id>/hosts/leave")
+def leave_host(public_id: str) -> ResponseReturnValue:
+    """A host leaves the host's role to the others: this browser forgets the host's key, once another device has
+    become a host by a link (before that, leaving would leave the game without a host)."""
+    game = load_state(public_id)
+    if not identify(game, credentials(public_id)).is_host:
+        raise service.NotAllowed()
+    if games.hosts_added(game.id) == 0:
+        return start_page("error.html", 422, title=gettext("Sorry"), message=gettext(LEAVE_FIRST))
+    forget_host_key(public_id)
+    current_app.logger.info("game %s: a host left the host's role", public_id)
+    return see_other(url_for("pages.game", public_id=public_id))
 
 
 @bp.route("/join", methods=["GET", "POST"])
