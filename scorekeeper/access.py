@@ -52,6 +52,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def masked(data: bytes, by: str) -> bytes:
+    """`data` XOR a stream drawn from `by`, a secret the table does not keep: a secret is stored so (a tap's answer, a
+    host's key given to another host), and only who holds `by` reads it back, by masking it again."""
+    stream = hashlib.shake_256(by.encode()).digest(len(data))
+    return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+
+
 def _digest(token: str | None) -> str | None:
     return token_hash(token) if isinstance(token, str) and token else None
 

@@ -19,6 +19,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 
 from . import games
+from .access import masked
 from .clock import utcnow
 from .extensions import db
 from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
@@ -124,10 +125,9 @@ class Tap:
         return hashlib.sha256((self.browser or "").encode()).hexdigest()
 
     def masked(self, data: bytes) -> bytes:
-        """`data` XOR a stream drawn from the browser's id and the tap, which the table does not keep: a secret
-        handed over by a tap's change (a seat's) is stored so, and only that browser's tap reads it back."""
-        stream = hashlib.shake_256(f"tap answer:{self.browser or ''}\n{self.id}".encode()).digest(len(data))
-        return bytes(a ^ b for a, b in zip(data, stream, strict=True))
+        """`data` masked by the browser's id and the tap, which the table does not keep: a secret handed over by a
+        tap's change (a seat's) is stored so, and only that browser's tap reads it back."""
+        return masked(data, f"tap answer:{self.browser or ''}\n{self.id}")
 
 
 class AppliedAlready(Exception):
@@ -235,9 +235,8 @@ def _set_seat(game_id: int, position: int, token_hash: str | None) -> None:
 
 def _add_request(game_id: int, position: int, token_hash: str, code: str) -> None:
     """A new phone asks for a seat, showing `code`."""
-    db.session.connection().execute(insert(_requests).inline().values(game_id=game_id, position=position,
-                                                              token_hash=token_hash, code=code, at=utcnow(),
-                                                              turned_away=False))
+    db.session.connection().execute(insert(_requests).inline().values(
+        game_id=game_id, position=position, token_hash=token_hash, code=code, at=utcnow(), turned_away=False))
 
 
 def _drop_requests(ids: list[int]) -> None:

@@ -14,7 +14,6 @@ first answer without a second change (`once`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -25,7 +24,7 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from . import games, kinds, rows, work
-from .access import Actor, Credentials, Role, identify, token_hash
+from .access import Actor, Credentials, Role, identify, masked, token_hash
 from .clock import utcnow
 from .models import new_join_code, new_public_id
 from .problems import N_, Problem
@@ -597,21 +596,14 @@ GRANT_GONE = Problem(N_("This link to become a host is used already or too old: 
                         "one."))
 
 
-def _grant_stream(code: str, length: int) -> bytes:
-    """A stream drawn from a code, which the table does not keep, to mask the host's key with."""
-    return hashlib.shake_256(f"host grant:{code}".encode()).digest(length)
-
-
 def masked_key(key: str, code: str) -> str:
     """The host's key as a way to another host stores it: masked by its code, in hex."""
-    data = key.encode()
-    return bytes(a ^ b for a, b in zip(data, _grant_stream(code, len(data)), strict=True)).hex()
+    return masked(key.encode(), f"host grant:{code}").hex()
 
 
 def unmasked_key(stored: str, code: str) -> str:
-    """The host's key a way to another host stored, with its code."""
-    data = bytes.fromhex(stored)
-    return bytes(a ^ b for a, b in zip(data, _grant_stream(code, len(data)), strict=True)).decode()
+    """The host's key a way to another host stored, read back with its code."""
+    return masked(bytes.fromhex(stored), f"host grant:{code}").decode()
 
 
 @once
