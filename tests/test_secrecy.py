@@ -63,7 +63,8 @@ def route_values(app: Flask, url: str) -> dict[str, list[str]]:
     with app.app_context():
         crew = games.find_game(public_id).crew
     return {"public_id": [public_id], "number": ["1", "2"], "crew": [crew], "key": ["wrong"],
-            "kind_name": ["skip-bo", "dracula", "wizard"], "position": ["0"], "request_id": ["1"]}
+            "kind_name": ["skip-bo", "dracula", "wizard"], "position": ["0"], "request_id": ["1"],
+            "code": ["wrong"]}
 
 
 # Not a page of a game: the static files (the app's and a game's Blueprint's), the same for everyone.
