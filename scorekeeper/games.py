@@ -21,6 +21,7 @@ from sqlalchemy import bindparam, exists, func, literal, select
 from sqlalchemy.orm import selectinload
 
 from . import host_cache, kinds, pace
+from .access import token_hash
 from .clock import aware, utcnow
 from .extensions import WRITE_LOCK, db, write_deadline
 from .models import Event, Game, HostGrant, Play, Seat, SeatRequest, SecretEntry
@@ -76,11 +77,13 @@ class Grant:
         return self.used_at is None and moment < self.expires_at
 
 
-def grant_of(game_id: int, code_hash: str) -> Grant | None:
-    """The way to another host of that game whose code has this hash, or None."""
+def open_grant(game_id: int, code: str, moment: datetime) -> Grant | None:
+    """The way to another host of that game whose code this is, if it still works at `moment` (not used, not
+    expired); else None. The page that asks and the change that uses it decide alike."""
     row = db.session.execute(select(HostGrant.id, HostGrant.key, HostGrant.expires_at, HostGrant.used_at)
-                             .where(HostGrant.game_id == game_id, HostGrant.code_hash == code_hash)).first()
-    return Grant(row.id, row.key, row.expires_at, row.used_at) if row is not None else None
+                             .where(HostGrant.game_id == game_id, HostGrant.code_hash == token_hash(code))).first()
+    grant = Grant(row.id, row.key, row.expires_at, row.used_at) if row is not None else None
+    return grant if grant is not None and grant.open_at(moment) else None
 
 
 def hosts_added(game_id: int) -> int:

@@ -626,8 +626,8 @@ def become_host(public_id: str, credentials: Credentials, code: str) -> Outcome:
     browser, and the game logs it."""
     with changing(public_id, credentials) as write:
         game = write.locked
-        grant = games.grant_of(game.id, token_hash(code)) if code else None
-        if grant is None or not grant.open_at(write.lock_time):
+        grant = games.open_grant(game.id, code, write.lock_time)
+        if grant is None:
             return refuse(game, GRANT_GONE)
         write.writes.grants_used.append((grant.id, write.lock_time))
         return commit(write, "host added", secret=unmasked_key(grant.key, code))

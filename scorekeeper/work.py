@@ -23,6 +23,7 @@ from typing import Any
 
 from blinker import Namespace
 from flask import Flask, current_app, has_app_context
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from . import durations, games, rows
@@ -206,7 +207,7 @@ def _store(write: Write) -> list[tuple[int, int]]:
     assert game_id is not None, "a write without a game keeps nothing of one"
     try:
         with sent_together(connection):
-            changes = _write(write, game_id, locked_id)
+            changes = _write(write, game_id, locked_id, connection)
             db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -218,7 +219,7 @@ def _store(write: Write) -> list[tuple[int, int]]:
     return changes
 
 
-def _write(write: Write, game_id: int, locked_id: int | None) -> list[tuple[int, int]]:
+def _write(write: Write, game_id: int, locked_id: int | None, connection: Connection) -> list[tuple[int, int]]:
     """A change's statements, none of which answers rows (they go to the database together): its plays, entries,
     seats and game's row, its events, their announcement and its tap; the (game id, version) pairs it stores."""
     assert write.answer is not None
@@ -231,7 +232,7 @@ def _write(write: Write, game_id: int, locked_id: int | None) -> list[tuple[int,
         rows.log_event(*event)
     changes = [(game, version) for game, version, _, _ in events]
     if changes and has_app_context():
-        storing.send(_app(), connection=db.session.connection(), changes=changes)
+        storing.send(_app(), connection=connection, changes=changes)
     if time.monotonic() - _pruned_at[0] > PRUNE_EVENTS_SECONDS:
         _pruned_at[0] = time.monotonic()
         rows.drop_events_before(utcnow() - EVENTS_KEPT)

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from .. import games, kinds, service
-from ..access import identify, token_hash
+from ..access import identify
 from ..clock import utcnow
 from ..extensions import csrf
 from ..i18n import gettext
@@ -153,8 +153,10 @@ def another_host(public_id: str) -> ResponseReturnValue:
     link = url_for("pages.become_host", public_id=public_id, code=outcome.secret, _external=True)
     if not outcome.repeat:
         current_app.logger.info("game %s: a link to become a host given, for %d s", public_id, seconds)
+    # Drawn afresh, not through the join QR's cache: each such link is new, and a secret.
+    qr = Markup(qr_svg.__wrapped__(link))
     return _private(start_page("another_host.html", title=gettext("Another host"), game=load_state(public_id),
-                               link=link, qr=Markup(qr_svg.__wrapped__(link)), minutes=max(1, seconds // 60)))
+                               link=link, qr=qr, minutes=max(1, seconds // 60)))
 
 
 @bp.route("/games/<public_id>/hosts/<code>", methods=["GET", "POST"])
@@ -163,8 +165,7 @@ def become_host(public_id: str, code: str) -> ResponseReturnValue:
     once; a link used or too old is refused in words. The GET changes nothing."""
     game = load_state(public_id)
     if request.method == "GET":
-        grant = games.grant_of(game.id, token_hash(code))
-        if grant is None or not grant.open_at(utcnow()):
+        if games.open_grant(game.id, code, utcnow()) is None:
             return _private(start_page("error.html", 410, title=gettext("Sorry"), message=say(service.GRANT_GONE)))
         return _private(start_page("become_host.html", title=gettext("Become a host"), game=game, code=code))
     outcome = service.become_host(public_id, credentials(public_id), code)
