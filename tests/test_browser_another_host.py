@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import screenshot
+from tests.browser import new_classic_game, screenshot
 from tests.test_browser_a11y import overflowing_controls, scrolls_sideways, small_targets, violations
 
 pytestmark = pytest.mark.browser
@@ -35,14 +35,9 @@ def test_a_second_device_becomes_a_host_by_the_link_and_a_used_link_is_refused(b
              "invite": "Einladen" if german else "Invite",
              "gone": ("Dieser Link zur Spielleitung ist schon benutzt oder zu alt" if german
                       else "This link to become a host is used already or too old")}
-    devices = [browser.new_context(viewport=NARROW, locale=locale) for _ in range(3)]
-    host, other, third = (context.new_page() for context in devices)
-    host.goto(live_server + "/games/new")
-    host.check("#ruleset-modern")
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
-        host.fill(f"#player-{seat}", name)
-    host.locator("form.new-game button[type=submit]").click()
-    host.wait_for_selector("#table")
+    host = new_classic_game(browser, live_server, ("Anne", "Ben", "Cara"), locale=locale, viewport=NARROW)
+    others = [browser.new_context(viewport=NARROW, locale=locale) for _ in range(2)]
+    other, third = (context.new_page() for context in others)
 
     host.get_by_text(words["role"]).click()
     host.get_by_role("button", name=words["another"], exact=True).click()
@@ -68,5 +63,5 @@ def test_a_second_device_becomes_a_host_by_the_link_and_a_used_link_is_refused(b
     expect(third.locator("#main .message")).to_contain_text(words["gone"])
     third.goto(link.split("/hosts/")[0])
     expect(third.locator("#bidder-0")).to_have_count(0)
-    for context in devices:
+    for context in (host.context, *others):
         context.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import screenshot
+from tests.browser import new_classic_game, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -22,18 +22,12 @@ Object.defineProperty(Navigator.prototype, 'clipboard', {
 """
 
 
-def hosting(browser, base: str, script: str, locale: str = "en-GB", **options):
-    """A new Skull King game for three, hosted on a new browser at 320 px that runs `script` first; its page and join
-    link."""
-    context = browser.new_context(viewport=NARROW, locale=locale, **options)
-    context.add_init_script(script)
-    page = context.new_page()
-    page.goto(base + "/games/new")
-    page.check("#ruleset-modern")
-    for seat, name in enumerate(("Anne", "Ben", "Cara")):
-        page.fill(f"#player-{seat}", name)
-    page.locator("form.new-game button[type=submit]").click()
-    page.wait_for_selector("#table")
+def hosting(browser, base: str, script: str, locale: str = "en-GB", permissions: tuple[str, ...] = ()):
+    """A new classic game for three, hosted on a new browser at 320 px that runs `script` first (and may use the
+    clipboard with `permissions`); its page and join link."""
+    page = new_classic_game(browser, base, ("Anne", "Ben", "Cara"), script, locale, NARROW)
+    if permissions:
+        page.context.grant_permissions(list(permissions))
     return page, page.locator(".join-link a").inner_text().strip()
 
 
@@ -49,7 +43,7 @@ def test_invite_hands_the_join_link_to_the_share_sheet(browser, live_server: str
     page.get_by_role("button", name="Invite").click()
     page.wait_for_function("() => window.shared !== null")
     shared = page.evaluate("window.shared")
-    assert shared["url"] == link and shared["title"] == "Join our game of Skull King 2021", shared
+    assert shared["url"] == link and shared["title"] == "Join our game of Classic (2007)", shared
     # The share sheet said it all: the panel says nothing more, and the QR code stays.
     expect(page.locator(".invite-note")).to_have_text("")
     expect(page.get_by_role("img", name="QR code of the join link")).to_be_visible()
@@ -60,7 +54,7 @@ def test_invite_without_a_share_sheet_copies_the_join_link_and_says_so_in_german
     from playwright.sync_api import expect
 
     page, link = hosting(browser, live_server, NO_SHARE_SHEET, "de-DE",
-                         permissions=["clipboard-read", "clipboard-write"])
+                         permissions=("clipboard-read", "clipboard-write"))
     page.get_by_role("button", name="Einladen").click()
     copied = "Der Beitrittslink ist kopiert: füge ihn in eine Nachricht an die Mitspieler ein."
     expect(page.locator(".invite-note")).to_have_text(copied)
