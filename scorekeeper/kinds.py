@@ -46,7 +46,8 @@ DraftT = DefaultedTypeVar("DraftT", default=JSONObject)
 
 class Summary(TypedDict):
     """What a finished game leaves for its crew's statistics (`stats`), kept with it as JSON: its players, their
-    totals and points per play, who won; a game's own figures besides (bids made, bonus points; a free pad's name)."""
+    totals and points per play, who won, its teams; a game's own figures besides (bids made, bonus points; a free
+    pad's name)."""
 
     kind: str
     players: list[str]
@@ -57,6 +58,7 @@ class Summary(TypedDict):
     group: NotRequired[str]
     name: NotRequired[str]
     lowest_wins: NotRequired[bool]
+    teams: NotRequired[list[list[int]]]  # who scores together, by the players' places in `players`; none: alone
     bids_made: NotRequired[list[int]]
     zero_bids: NotRequired[list[int]]
     zero_bids_made: NotRequired[list[int]]

@@ -32,6 +32,8 @@ class PlayerStats:
     bonus: int = 0
     # Whether its game has bonus points at all (its summary says so: some games of bids have none).
     has_bonus: bool = False
+    # Their best hand (round, game of a match): the most points in one, or the fewest where the lowest total wins.
+    best_hand: int | None = None
     totals: list[tuple[int, int]] = field(default_factory=list)  # (game's place in the crew, total)
 
     @property
@@ -78,6 +80,8 @@ def statistics(summaries: Sequence[Mapping[str, Any]]) -> dict[str, list[PlayerS
             better = min if lowest[group] else max
             stats.best = total if stats.best is None else better(stats.best, total)
             stats.totals.append((place, total))
+            for points in summary["per_hand"]:
+                stats.best_hand = points[index] if stats.best_hand is None else better(stats.best_hand, points[index])
             if "bids_made" in summary:
                 stats.hands += len(summary["per_hand"])
                 stats.bids_made += summary["bids_made"][index]
@@ -104,14 +108,16 @@ class Chart:
 
 
 def chart(series: Mapping[str, Sequence[tuple[int, int]]], x_label: str, width: int = 320, height: int = 180,
-          styles: Mapping[str, int] | None = None) -> Chart:
+          styles: Mapping[str, int] | None = None, from_zero: bool = True) -> Chart:
     """A chart of each player's values over x (games of a crew, or hands of a game).
 
-    `styles`: each player's colour and dash by a number, so a player looks the same in every chart of a page.
+    `styles`: each player's colour and dash by a number, so a player looks the same in every chart of a page;
+    `from_zero`: the value axis starts at 0 (points), else at the lowest value (ratings, near 1500).
     """
     points = [p for values in series.values() for p in values]
-    low = min([0, *(y for _, y in points)])
-    high = max([1, *(y for _, y in points)])
+    values = [y for _, y in points]
+    low = min([0, *values]) if from_zero or not values else min(values)
+    high = max([1, *values]) if from_zero or not values else max([low + 1, *values])
     first = min((x for x, _ in points), default=0)
     last = max((x for x, _ in points), default=1)
     pad = 8
@@ -144,4 +150,138 @@ def running(per_hand: Sequence[Sequence[int]], players: Sequence[str]) -> dict[s
     for number, points in enumerate(per_hand, start=1):
         for index, name in enumerate(players):
             found[name].append((number, found[name][-1][1] + points[index]))
+    return found
+
+
+def sides(summary: Mapping[str, Any]) -> list[list[int]]:
+    """Who finished together in a game: its teams (players by index), or each player alone."""
+    teams = summary.get("teams") or []
+    return [list(team) for team in teams] or [[index] for index in range(len(summary["players"]))]
+
+
+def places(summary: Mapping[str, Any]) -> list[int]:
+    """Each player's finishing place in a game (1: first; players level share a place): its winners first, then
+    by total, the highest first (the lowest where the lowest total wins). Partners share their team's place."""
+    lowest = bool(summary.get("lowest_wins"))
+    keys = [(name not in summary["winners"], total if lowest else -total)
+            for name, total in zip(summary["players"], summary["totals"], strict=True)]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """How a player fared against another in the games they played together: ahead of them, behind, level."""
+
+    other: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+def head_to_head(summaries: Sequence[Mapping[str, Any]], name: str) -> list[HeadToHead]:
+    """A player against each other player of these games, the most games together first."""
+    counts: dict[str, list[int]] = {}
+    for summary in summaries:
+        players = list(summary["players"])
+        if name not in players:
+            continue
+        found = places(summary)
+        mine = found[players.index(name)]
+        for other, place in zip(players, found, strict=True):
+            if other != name:
+                count = counts.setdefault(other, [0, 0, 0])
+                count[0 if mine < place else 1 if mine > place else 2] += 1
+    return sorted((HeadToHead(other, sum(c), c[0], c[1], c[2]) for other, c in counts.items()),
+                  key=lambda h: (-h.games, h.other))
+
+
+@dataclass(frozen=True)
+class Rival:
+    """The player most often just ahead of another (in the nearest place ahead of theirs): how often, in how many
+    games together."""
+
+    name: str
+    just_ahead: int
+    together: int
+
+
+def rival(summaries: Sequence[Mapping[str, Any]], name: str) -> Rival | None:
+    """The player most often just ahead of `name` (the more games together, then the name, break a tie); None when
+    nobody ever finished ahead of them."""
+    just_ahead: dict[str, int] = {}
+    together: dict[str, int] = {}
+    for summary in summaries:
+        players = list(summary["players"])
+        if name not in players:
+            continue
+        found = places(summary)
+        mine = found[players.index(name)]
+        ahead = [place for place in found if place < mine]
+        for other, place in zip(players, found, strict=True):
+            if other != name:
+                together[other] = together.get(other, 0) + 1
+                if ahead and place == max(ahead):
+                    just_ahead[other] = just_ahead.get(other, 0) + 1
+    if not just_ahead:
+        return None
+    best = min(just_ahead, key=lambda other: (-just_ahead[other], -together[other], other))
+    return Rival(best, just_ahead[best], together[best])
+
+
+# Everyone's rating before their first game, and the most a game of two sides moves it.
+FIRST_RATING = 1500
+K_FACTOR = 32
+
+
+@dataclass
+class Ratings:
+    """Each player's rating in one game of a crew, and its course: (how many of its games had ended, the rating then),
+    from just before their first game on."""
+
+    now: dict[str, float] = field(default_factory=dict)
+    course: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    games: int = 0
+
+    def ranked(self) -> list[tuple[str, int]]:
+        """Each player and their rating, rounded, the highest first."""
+        return sorted(((name, round(value)) for name, value in self.now.items()), key=lambda r: (-r[1], r[0]))
+
+
+def expected(rating: float, other: float) -> float:
+    """What a side rated `rating` is expected to score against one rated `other` (Elo: 1 a win, 0.5 a tie)."""
+    return 1 / (1 + 10 ** ((other - rating) / 400))
+
+
+def ratings(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Ratings]:
+    """Per game, each player's Elo rating after these games, taken in the order given (the order they ended).
+
+    Every pair of sides of a game is one match: the side that finished ahead scores 1, a tie 0.5 each; a side is
+    rated as its players' average and each of its players moves by the side's change, K = 32 / (sides - 1), all
+    from the ratings before the game. A player alone is a side of one.
+    """
+    found: dict[str, Ratings] = {}
+    for summary in summaries:
+        board = found.setdefault(group_of(summary), Ratings())
+        players = list(summary["players"])
+        teams = sides(summary)
+        if len(teams) < 2:
+            continue
+        board.games += 1
+        finished = places(summary)
+        before = [sum(board.now.get(players[i], FIRST_RATING) for i in team) / len(team) for team in teams]
+        ranks = [finished[team[0]] for team in teams]
+        k = K_FACTOR / (len(teams) - 1)
+        change = [0.0] * len(teams)
+        for a in range(len(teams)):
+            for b in range(len(teams)):
+                if a != b:
+                    score = 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+                    change[a] += k * (score - expected(before[a], before[b]))
+        for side, team in enumerate(teams):
+            for index in team:
+                name = players[index]
+                course = board.course.setdefault(name, [(board.games - 1, FIRST_RATING)])
+                board.now[name] = board.now.get(name, FIRST_RATING) + change[side]
+                course.append((board.games, round(board.now[name])))
     return found

@@ -44,6 +44,15 @@ def test_two_games_with_a_rematch_then_the_crew_page(browser, live_server: str) 
         host.emulate_media(color_scheme=scheme)
         assert host.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(host, f"51-crew-{width}-{scheme}")
+    # A player's page from their name: their figures, rating, head to head and rival, at 320 px without sideways
+    # scrolling.
+    host.locator(".crew-ratings").get_by_role("link", name="Ben").click()
+    expect(host.get_by_role("heading", name="Ben", exact=True)).to_be_visible()
+    expect(host.locator(".head-to-head tbody tr")).to_have_count(1)
+    expect(host.locator(".rival")).to_contain_text("Rival: Anne, just ahead of Ben in 1 of their 2 games together.")
+    expect(host.locator("figure.chart", has_text="Rating over the games").locator("polyline")).to_have_count(1)
+    assert host.evaluate("document.documentElement.scrollWidth") <= 320
+    screenshot(host, "53-player-320")
     # The start page lists both games, newest first, each a tap away.
     host.goto(live_server + "/")
     expect(host.locator(".game-list li")).to_have_count(2)

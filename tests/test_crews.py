@@ -256,11 +256,11 @@ def test_a_player_keeps_one_colour_and_games_are_told_apart(two_games: tuple[str
     page = client.get(f"/crews/{crew_of(app, first)}?game={first.rsplit('/', 1)[-1]}").get_data(as_text=True)
     legends = re.findall(r'class="series (series-\d+)"[^>]*/>\s*<text[^>]*class="legend">([^<]+)</text>', page)
     charts = page.count("<figure")
-    assert charts == 2 and len(legends) == 4
+    assert charts == 3 and len(legends) == 6
     styles: dict[str, set[str]] = {}
     for style, name in legends:
         styles.setdefault(name, set()).add(style)
-    # The totals chart and the chart of one game's hands: each player the same colour (and dash) in both.
+    # The totals chart, the ratings' and the chart of one game's hands: each player the same colour (and dash) in all.
     assert all(len(found) == 1 for found in styles.values()) and len(set().union(*styles.values())) == 2
     # Two games of one day: the winner's score and the time tell them apart.
     listed = re.findall(r"won by (\w+) with ([−\d]+) · <time[^>]*>(\d{4}-\d\d-\d\d \d\d:\d\d)</time>", html.unescape(page))

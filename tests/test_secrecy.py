@@ -64,7 +64,7 @@ def route_values(app: Flask, url: str) -> dict[str, list[str]]:
         crew = games.find_game(public_id).crew
     return {"public_id": [public_id], "number": ["1", "2"], "crew": [crew], "key": ["wrong"],
             "kind_name": ["skip-bo", "dracula", "wizard"], "position": ["0"], "request_id": ["1"],
-            "code": ["wrong"]}
+            "code": ["wrong"], "name": ["Anne"]}
 
 
 # Not a page of a game: the static files (the app's and a game's Blueprint's), the same for everyone.

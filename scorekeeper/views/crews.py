@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import json
 from datetime import timedelta
+from typing import Any
 
 from flask import abort, current_app, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -66,14 +67,42 @@ def may_see_crew(crew: str) -> bool:
     return bool(_mine(crew))
 
 
-@bp.get("/crews/<crew>")
-def crew(crew: str) -> ResponseReturnValue:
-    """A crew's games and each player's statistics, with their charts; for the devices that took part."""
+def _finished_crew(crew: str) -> tuple[list[Any], list[kinds.Summary]]:
+    """A crew's games, oldest first, and the summaries of the finished ones in the order they ended; 404 for a
+    crew this browser may not see, or none."""
     if not games.PUBLIC_ID.fullmatch(crew) or not may_see_crew(crew):
         abort(404)
-    rows = games.crew_games(crew)
+    rows = list(games.crew_games(crew))
     if not rows:
         abort(404)
+    ended = sorted((r for r in rows if r.summary), key=lambda r: r.finished_at or r.created_at)
+    return rows, [r.summary for r in ended]
+
+
+def _headings(rows: list[Any]) -> dict[str, str]:
+    """Each game's statistics headed by its name: the kind's, or a free pad's game as typed."""
+    return {stats.group_of(r.summary): game_label(r) for r in rows if r.summary}
+
+
+def _rating_charts(ratings: dict[str, stats.Ratings], styles: dict[str, int],
+                   only: str | None = None) -> dict[str, stats.Chart]:
+    """Each game's ratings over the games that ended (of one player, if `only`), the latest alone on a long
+    course."""
+    charts = {}
+    for group, board in ratings.items():
+        course = {name: points for name, points in board.course.items() if only is None or name == only}
+        if not course:
+            continue
+        charts[group] = stats.chart({name: [(x, y) for x, y in points if x >= board.games - CHARTED_GAMES]
+                                     for name, points in course.items()},
+                                    gettext("games"), styles=styles, from_zero=False)
+    return charts
+
+
+@bp.get("/crews/<crew>")
+def crew(crew: str) -> ResponseReturnValue:
+    """A crew's games and each player's statistics and rating, with their charts; for the devices that took part."""
+    rows, ended = _finished_crew(crew)
     finished = [r for r in rows if r.summary]
     summaries = [r.summary for r in finished]
     by_kind = stats.statistics(summaries)
@@ -85,17 +114,36 @@ def crew(crew: str) -> ResponseReturnValue:
         first = latest[0] if latest else 0
         charts[kind] = stats.chart({p.name: [(x, y) for x, y in p.totals if x >= first] for p in players},
                                    gettext("games"), styles=styles)
+    ratings = stats.ratings(ended)
     chosen = request.args.get("game")
     shown = next((r for r in finished if r.public_id == chosen), finished[-1] if finished else None)
     hand_chart = (stats.chart(stats.running(shown.summary["per_hand"], shown.summary["players"]), gettext("hands"),
                               styles=styles) if shown else None)
-    # Each game's statistics are headed by its name: the kind's, or a free pad's game as typed.
-    headings = {stats.group_of(r.summary): game_label(r) for r in finished}
     hosted = set(session.get("hosting", {}))
     return start_page("crew.html", title=gettext("Our games"), crew=crew, rows=rows[::-1][:LISTED], count=len(rows),
-                      by_kind=by_kind, headings=headings, charts=charts, shown=shown, hand_chart=hand_chart,
+                      by_kind=by_kind, headings=_headings(rows), charts=charts, shown=shown, hand_chart=hand_chart,
+                      ratings=ratings, rating_charts=_rating_charts(ratings, styles), key=request.args.get("key"),
                       share=url_for("pages.crew", crew=crew, key=share_key(crew), _external=True)
                       if any(r.public_id in hosted for r in rows) else None)
+
+
+@bp.get("/crews/<crew>/players/<path:name>")
+def player(crew: str, name: str) -> ResponseReturnValue:
+    """One player of a crew: their record in each game, their rating, head to head with each other player and their
+    rival; for the devices that may see the crew."""
+    rows, ended = _finished_crew(crew)
+    if not any(name in s["players"] for s in ended):
+        abort(404)
+    mine = [s for s in ended if name in s["players"]]
+    records = {group: next(p for p in players if p.name == name)
+               for group, players in stats.statistics(mine).items()}
+    ratings = stats.ratings(ended)
+    standing = {group: round(board.now[name]) for group, board in ratings.items() if name in board.now}
+    styles = stats.player_styles(ended)
+    return start_page("player.html", title=name, crew=crew, name=name, records=records, headings=_headings(rows),
+                      standing=standing, rating_charts=_rating_charts(ratings, styles, only=name),
+                      rivals=stats.head_to_head(ended, name), rival=stats.rival(ended, name),
+                      key=request.args.get("key"))
 
 
 @bp.post("/games/<public_id>/delete")

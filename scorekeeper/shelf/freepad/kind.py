@@ -241,7 +241,7 @@ def summary(setup: Setup, plays: Sequence[Round]) -> Summary:
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
     found = side_totals(setup, now.rounds)
     won = set(winners(setup, now))
-    return {
+    summary: Summary = {
         "kind": NAME, "group": f"{NAME}:{setup.game.casefold()}", "name": setup.game,
         "lowest_wins": setup.lowest_wins,
         "players": list(setup.players),
@@ -249,6 +249,9 @@ def summary(setup: Setup, plays: Sequence[Round]) -> Summary:
         "winners": [setup.players[seat] for seat in range(len(setup.players)) if side_of[seat] in won],
         "per_hand": [[r.get(name, 0) for name in setup.players] for r in now.rounds],
     }
+    if setup.teams:
+        summary["teams"] = [list(team) for team in setup.teams]
+    return summary
 
 
 def bg_stats_game(setup: Setup) -> tuple[str, int | None]:

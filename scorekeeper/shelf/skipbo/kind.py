@@ -211,13 +211,16 @@ def summary(setup: Setup, plays: Sequence[GameResult]) -> Summary:
     side_of = {seat: side for side, seats in enumerate(setup.sides) for seat in seats}
     found = totals(setup, results)
     champion = match_winner(setup, results)
-    return {
+    summary: Summary = {
         "kind": NAME, "players": list(setup.players),
         "totals": [found[side_of[seat]] for seat in range(len(setup.players))],
         "winners": [setup.players[seat] for seat in setup.sides[champion]] if champion is not None else [],
         "per_hand": [[points(r) if side_of[seat] == r.winner else 0 for seat in range(len(setup.players))]
                      for r in results],
     }
+    if setup.teams:
+        summary["teams"] = [list(team) for team in setup.teams]
+    return summary
 
 
 def label(options: Mapping[str, JSON]) -> str:
