@@ -224,6 +224,9 @@ class GameState:
     view: str = ""
     # When its host deleted it (undone for a while).
     deleted_at: datetime | None = None
+    # Locked by the host: no new phone takes a free seat. Watchers: anyone with the link may watch.
+    locked: bool = False
+    watchers: bool = True
 
     @property
     def open_requests(self) -> tuple[RequestState, ...]:
@@ -282,7 +285,7 @@ _requests, _events = SeatRequest.__table__, Event.__table__
 _SEATS_OF_GAME = (
     select(_games.c.public_id, _games.c.kind, _games.c.crew, _games.c.ruleset, _games.c.options, _games.c.version,
            _games.c.host_key_hash, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
-           _games.c.deleted_at,
+           _games.c.deleted_at, _games.c.locked, _games.c.watchers,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
            _seats.c.token_hash,
            # Whether there is anything to read of the rarer rows (seat requests, entries cleared when a seat changed
@@ -340,7 +343,7 @@ def _read_game_once(game_id: int) -> GameState | None:
                      first.version, first.host_key_hash, first.join_code, first.finished_at, first.first_dealer,
                      tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
                      requests, first.next_game, plays, secrets, count, cleared,
-                     deleted_at=first.deleted_at)
+                     deleted_at=first.deleted_at, locked=bool(first.locked), watchers=bool(first.watchers))
 
 
 def at_version(rows: Sequence[Any], version: int) -> Sequence[Any]:

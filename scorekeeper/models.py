@@ -7,7 +7,7 @@ import secrets
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .clock import utcnow
@@ -68,6 +68,10 @@ class Game(Model):
     count_play: Mapped[int | None]
     count_name: Mapped[str | None] = mapped_column(String(16))
     reveal_at: Mapped[datetime | None]
+    # Locked by the host once everyone sits: no new phone takes a free seat (a lost phone still asks for its own).
+    locked: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Whether anyone with the link may watch, read-only: the host's choice, on unless turned off.
+    watchers: Mapped[bool] = mapped_column(default=True, server_default=true())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan")

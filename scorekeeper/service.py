@@ -479,6 +479,8 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
         seated = _already_seated(game, identify(game, credentials))
         if seated is not None:
             return seated
+        if game.locked:
+            return refuse(game, TABLE_LOCKED)
         if seat.token_hash is not None:
             return refuse(game, Problem(
                 N_("%(names)s already plays on another phone. Ask the host to let this phone in instead."),
@@ -589,6 +591,32 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
         return commit(write, kind, number)
 
 
+# --- who may come in ------------------------------------------------------------------------
+
+# What a new phone is told when it would take a free seat of a locked table.
+TABLE_LOCKED = Problem(N_("The table is closed: the host locked it once everyone sat. A player whose phone was lost "
+                          "asks for their seat on a new phone; anyone else asks the host to open the table."))
+
+
+@once
+def set_access(public_id: str, credentials: Credentials, locked: bool | None = None,
+               watchers: bool | None = None) -> Outcome:
+    """A host locks the table (no new phone takes a free seat) or opens it, and welcomes watchers or turns them
+    away; None leaves that as it is. Logged as the game's event."""
+    with changing(public_id, credentials) as write:
+        game = write.locked
+        if not identify(game, credentials).is_host:
+            raise deny()
+        columns = {name: value for name, value in (("locked", locked), ("watchers", watchers)) if value is not None}
+        write.set_columns(**columns)
+        # An event's kind is short: what the tap changed (a page's button changes one of the two).
+        if locked is not None:
+            kind = "table locked" if locked else "table opened"
+        else:
+            kind = "watchers welcome" if watchers in (None, True) else "no watchers"
+        return commit(write, kind)
+
+
 # --- another host -----------------------------------------------------------------------
 
 # What a link to the host's role says once it is used or too old.
@@ -639,4 +667,5 @@ __all__ = ["Actor", "Credentials", "NotAllowed", "NotFound", "Outcome", "TooMany
            "create", "deny", "enter_secret", "changing",
            "Write", "not_found", "refuse", "seat_at", "stale",
            "delete_game", "find_by_join_code", "free_seat", "join", "let_in",
-           "play", "rematch", "restore_game", "turn_away", "GRANT_GONE", "grant_host", "become_host"]
+           "play", "rematch", "restore_game", "turn_away", "GRANT_GONE", "grant_host", "become_host",
+           "TABLE_LOCKED", "set_access"]

@@ -214,6 +214,11 @@ def scenario_leave_host(app: Flask) -> Write:
     return Write(host, f"{url}/hosts/leave", changes_a_game=False)
 
 
+def scenario_access(app: Flask) -> Write:
+    host, url = table(app)
+    return Write(host, f"{url}/access", data={"lock": "1"})
+
+
 # Every POST route's scenario, by endpoint: a route without one fails the test below.
 SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "skull_king.bid": scenario_bid,
@@ -238,6 +243,7 @@ SCENARIOS: dict[str, Callable[[Flask], Write]] = {
     "pages.another_host": scenario_another_host,
     "pages.become_host": scenario_become_host,
     "pages.leave_host": scenario_leave_host,
+    "pages.access": scenario_access,
 }
 
 

@@ -21,7 +21,7 @@ from ..i18n import gettext
 from ..problems import Problem
 from . import bp
 from .labels import say
-from .pushed import PushedPage, card_fingerprint
+from .pushed import PushedPage, card_fingerprint, host_card_parts
 from .rendering import after, once_per_edition, open_page, page
 from .sessions import credentials, follow_next_game, load_state, visitor
 
@@ -92,9 +92,8 @@ def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
         me.role, me.seat, len(found.closed),
         found.kind.card_state(found.setup, list(found.closed), found.draft, me, found.secrets(state, me)))
     if me.is_host:
-        # The host's card answers the phones asking for a seat and frees the seats of lost ones.
-        parts += (tuple(s.has_phone for s in state.seats),
-                  tuple((r.id, r.position, r.code) for r in state.open_requests))
+        # The host's card answers the phones asking for a seat, frees the seats of lost ones, locks the table.
+        parts += host_card_parts(state)
     return card_fingerprint(parts)
 
 

@@ -19,6 +19,13 @@ def card_fingerprint(parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 
+def host_card_parts(state: games.GameState) -> tuple[object, ...]:
+    """What every game's host card shows of the table (`_macros.phones_panel`, the requests for a seat): which seats
+    a phone plays, the phones asking for one, whether the table is locked and watchers are welcome."""
+    return (tuple(s.has_phone for s in state.seats), tuple((r.id, r.position, r.code) for r in state.open_requests),
+            state.locked, state.watchers)
+
+
 @dataclass(frozen=True)
 class PushedPage:
     """A page whose stream pushes its shared part (`#table`, rendered once per edition and language), if it has

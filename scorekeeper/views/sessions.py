@@ -6,7 +6,7 @@ import re
 import secrets
 import time
 
-from flask import Flask, current_app, request, session, url_for
+from flask import Flask, current_app, g, request, session, url_for
 from flask_wtf.csrf import generate_csrf
 
 from .. import service
@@ -142,10 +142,16 @@ def visitor(game: AnyGame) -> Actor:
 
 def load_state(public_id: str, stored: GameState | None = None) -> GameState:
     """The game of the URL as plain values, as it stands now, or NotFound (a 404 page); `stored`: as a change has
-    just stored it (read only if it has moved on since)."""
+    just stored it (read only if it has moved on since). A page read once per request: the check of who may watch
+    read it before the view (a GET writes nothing, so it stands)."""
     state = as_it_stands(stored, utcnow()) if stored is not None else None
+    read: GameState | None = g.get("game_read")
+    if state is None and request.method == "GET" and read is not None and read.public_id == public_id:
+        return read
     if state is None:
         state = load(public_id)
     if state is None:
         raise service.NotFound(public_id)
+    if request.method == "GET":
+        g.game_read = state
     return state

@@ -129,6 +129,9 @@ def live_table(public_id: str, game_id: int, creds: Credentials, edition_seen: i
             pushed = pages().pushed(state.kind, view or GAME)
             if pushed is None:
                 return
+            if not state.watchers and view != "join" and not may_watch(state, identify(state, creds)):
+                # Its host turned watchers away: a watcher's stream ends (opened again, the join page says why).
+                return
             # This screen's own tap is answered with this very edition: it shows it already. Looked for in the
             # other processes' notes only before a card would be drawn, the costly part.
             answered = view is None and answered_edition(game_id, screen) == state.edition
@@ -246,7 +249,7 @@ def join_card_context(game: games.GameState, me: Actor, problems: list[str], key
 def _join_key(game: games.GameState, me: Actor, asking: Any) -> str:
     # Nothing is typed on this page, so a seat taken elsewhere may redraw it.
     parts = (me.role, me.seat, asking.turned_away if asking is not None else None,
-             tuple(seat.has_phone for seat in game.seats))
+             tuple(seat.has_phone for seat in game.seats), game.locked, game.watchers)
     return card_fingerprint(parts)
 
 
@@ -321,6 +324,45 @@ def free_seat(public_id: str, position: int) -> ResponseReturnValue:
 def let_in(public_id: str, request_id: int) -> ResponseReturnValue:
     """The host lets in the asking phone whose code they picked."""
     return after(service.let_in(public_id, credentials(public_id), request_id))
+
+
+@bp.post("/games/<public_id>/access")
+def access(public_id: str) -> ResponseReturnValue:
+    """A host locks the table or opens it (`lock`), welcomes watchers or turns them away (`watchers`): 1 or 0."""
+    choices = {name: request.form.get(name) for name in ("lock", "watchers")}
+    if any(value not in (None, "0", "1") for value in choices.values()) or set(choices.values()) == {None}:
+        return page("error.html", 422, title=gettext("Sorry"),
+                    message=gettext("Choose to lock or open the table, or whether watchers are welcome."))
+    locked, watchers = ((None if value is None else value == "1") for value in choices.values())
+    return after(service.set_access(public_id, credentials(public_id), locked=locked, watchers=watchers))
+
+
+# The pages of a game anyone with its link may open, whatever its host chose of watchers: the way in (the join page
+# and its QR code), a host's links, and the games' static files.
+OPEN_TO_ALL = frozenset({"pages.join", "pages.join_qr", "pages.host_link", "pages.become_host"})
+
+
+@bp.before_app_request
+def watchers_welcome() -> ResponseReturnValue | None:
+    """A game whose host turned watchers away shows its pages to its players and hosts alone: anyone else opening
+    one is shown the join page (403), which says so, and the live stream answers 403."""
+    public_id = (request.view_args or {}).get("public_id")
+    endpoint = request.endpoint or ""
+    if request.method != "GET" or not isinstance(public_id, str) or endpoint in OPEN_TO_ALL \
+            or endpoint.endswith("static"):
+        return None
+    game = load_state(public_id)
+    if may_watch(game, visitor(game)):
+        return None
+    if endpoint == "pages.events":
+        return Response(gettext("The host keeps this game to its players."), 403, mimetype="text/plain")
+    return join_page(game, 403)
+
+
+def may_watch(game: games.GameState, me: Actor) -> bool:
+    """Whether this browser may see the game's pages: its players and hosts always, anyone else if its host welcomes
+    watchers."""
+    return game.watchers or me.role != Role.VIEWER
 
 
 @bp.post("/games/<public_id>/requests/<int:request_id>/turn-away")

@@ -16,7 +16,7 @@ from ...clock import epoch_ms
 from ...i18n import gettext
 from ...kinds import Context, Form, game_folder
 from ...views.labels import problems_by_player, say
-from ...views.pushed import PushedPage, card_fingerprint
+from ...views.pushed import PushedPage, card_fingerprint, host_card_parts
 from ...views.rendering import after, drawn_once, not_yours, page, see_other
 from ...views.sessions import credentials, load_state, visitor
 from . import changes, reading, rules
@@ -177,9 +177,8 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     if seen_by.seat is not None:
         parts += [hand.entries[seen_by.seat], clashes_of(seen, hand, seen_by)]
     elif seen_by.is_host:
-        phones = tuple(s.has_phone for s in seen.seats)
         phoneless = tuple(e for e, seat in zip(hand.entries, seen.seats, strict=True) if not seat.has_phone)
-        parts += [phones, seen.open_requests, phoneless]
+        parts += [host_card_parts(seen), phoneless]
     return card_fingerprint(parts)
 
 
