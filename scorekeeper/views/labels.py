@@ -99,7 +99,8 @@ START_ASSETS = (("static", "start.css"),)
 # (`assets.load_bundle`), which `base.html` loads.
 FRAME_SCRIPT = "app.js"
 FRAME_SCRIPTS = ("htmx-2.0.11.min.js", "htmx-ext-sse-2.2.4.min.js", "idiomorph-ext-0.8.0.min.js", "app/page.js",
-                 "app/taps.js", "app/pushes.js", "app/announce.js", "app/keypad.js", "app/invite.js")
+                 "app/taps.js", "app/pushes.js", "app/announce.js", "app/keypad.js", "app/invite.js",
+                 "app/worth.js")
 
 # Each language in its own words, so everyone finds theirs.
 LANGUAGE_NAMES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("it", "Italiano"))

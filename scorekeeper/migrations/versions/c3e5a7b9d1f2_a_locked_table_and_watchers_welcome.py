@@ -19,13 +19,13 @@ branch_labels = None
 depends_on = None
 
 
+# Added and dropped in place (SQLite has both since 3.35): a batch operation would copy the game table and drop the
+# old one, and with foreign keys on, dropping it deletes every game's seats, plays and secrets with it.
 def upgrade():
-    with op.batch_alter_table('game') as batch_op:
-        batch_op.add_column(sa.Column('locked', sa.Boolean(), server_default=sa.false(), nullable=False))
-        batch_op.add_column(sa.Column('watchers', sa.Boolean(), server_default=sa.true(), nullable=False))
+    op.add_column('game', sa.Column('locked', sa.Boolean(), server_default=sa.false(), nullable=False))
+    op.add_column('game', sa.Column('watchers', sa.Boolean(), server_default=sa.true(), nullable=False))
 
 
 def downgrade():
-    with op.batch_alter_table('game') as batch_op:
-        batch_op.drop_column('watchers')
-        batch_op.drop_column('locked')
+    op.drop_column('game', 'watchers')
+    op.drop_column('game', 'locked')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -19,6 +20,7 @@ from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint, host_card_parts
 from ...views.rendering import after, drawn_once, not_yours, page, see_other
 from ...views.sessions import credentials, load_state, visitor
+from ...worth import bid_worth, signed
 from . import changes, reading, rules
 from . import forms as hand_forms
 from .changes import Intent, Results
@@ -140,9 +142,25 @@ def card_context(state: games.GameState, hand: HandState, seen_by: Actor,
         "tricks_missing": max((rules.tricks_missing(p) for p in mine), default=0),
         "bonus_max": bonus_max(table),
         "form": form,
+        "worths": bid_worths(table, hand.cards) if hand.phase == Phase.BIDDING else [],
     }
     context["view"] = context
     return context
+
+
+def bid_worths(table: rules.Setup, cards: int) -> list[str]:
+    """What each bid of a hand of `cards` is worth, in words, by this table's scoring (its ruleset and options): on
+    the bid keys, shown as a key is chosen, without a request."""
+    def points(bid: int, tricks: int, shot: str | None = None) -> int:
+        entry = rules.Entry("", bid, tricks, shot=shot)
+        return rules.score_hand(table, rules.Hand(cards, (entry,)))[""]
+
+    found = [bid_worth(partial(points, bid), bid) for bid in range(cards + 1)]
+    if table.ruleset == "modern" and table.options.scoring == "rascal" and table.options.cannonball:
+        found = [f"{words} " + gettext("With the cannonball: %(made)s if made exactly, else 0.",
+                                       made=signed(points(bid, bid, "cannonball")))
+                 for bid, words in enumerate(found)]
+    return found
 
 
 def clashes_of(seen: games.GameState, hand: HandState, seen_by: Actor) -> list[Problem]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TypedDict
 
 from ...access import Actor
@@ -18,6 +19,7 @@ from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Re
 from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
+from ...worth import bid_worth
 from . import pad, rules
 from .rules import (
     IN_TURN,
@@ -28,6 +30,7 @@ from .rules import (
     bidding_order,
     dealer,
     forbidden_bid,
+    points,
     round_points,
     setup_problems,
     totals,
@@ -292,6 +295,7 @@ def context(setup: Setup, plays: Sequence[Round], draft: Draft | None,
         "champions": champions,
         "rows": pad_rows(setup, plays), "over": over,
         "mine": state.bids[actor.seat] if actor.seat is not None else None,
+        "worths": [bid_worth(partial(points, bid), bid) for bid in range(state.number + 1)],
         "my_tricks": state.tricks[actor.seat] if actor.seat is not None else None,
     }
 
