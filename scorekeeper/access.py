@@ -52,6 +52,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def browser_key(browser: str | None) -> str | None:
+    """What a seat keeps of the browser that plays it (for its record across games): a hash of the random name in
+    its session, never the name itself; None for a browser that has none yet."""
+    return hashlib.sha256(f"browser {browser}".encode()).hexdigest() if browser else None
+
+
 def masked(data: bytes, by: str) -> bytes:
     """`data` XOR a stream drawn from `by`, a secret the table does not keep: a secret is stored so (a tap's answer, a
     host's key given to another host), and only who holds `by` reads it back, by masking it again."""

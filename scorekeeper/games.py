@@ -62,6 +62,16 @@ def crew_games(crew: str) -> Sequence[Any]:
                               .order_by(Game.created_at, Game.id)).all()
 
 
+def played_by(browser: str) -> Sequence[Any]:
+    """The finished games (not deleted) a browser played a seat of (`access.browser_key`), in the order they ended:
+    each one's public id, kind, ruleset, options, summary and the seat's place."""
+    return db.session.execute(
+        select(Game.public_id, Game.kind, Game.ruleset, Game.options, Game.summary, Seat.position)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.browser_key == browser, Game.summary.is_not(None), Game.deleted_at.is_(None))
+        .order_by(Game.finished_at, Game.id)).all()
+
+
 @dataclass(frozen=True)
 class Grant:
     """A way for another device to become a host of a game, as stored: the host's key masked by its code, until
@@ -138,6 +148,8 @@ class SeatState:
     position: int
     name: str
     token_hash: str | None
+    # Which browser plays it (`access.browser_key`), for its record; never shown.
+    browser_key: str | None = None
 
     @property
     def has_phone(self) -> bool:
@@ -155,6 +167,7 @@ class RequestState:
     code: str
     token_hash: str
     turned_away: bool
+    browser_key: str | None = None
 
 
 @pickled_as_fields
@@ -287,7 +300,7 @@ _SEATS_OF_GAME = (
            _games.c.host_key_hash, _games.c.next_game, _games.c.count_play, _games.c.count_name, _games.c.reveal_at,
            _games.c.deleted_at, _games.c.locked, _games.c.watchers,
            _games.c.join_code, _games.c.finished_at, _games.c.first_dealer, _seats.c.position, _seats.c.name,
-           _seats.c.token_hash,
+           _seats.c.token_hash, _seats.c.browser_key,
            # Whether there is anything to read of the rarer rows (seat requests, entries cleared when a seat changed
            # phones): most games have none, and are read with two statements fewer.
            exists().where(_requests.c.game_id == _games.c.id).label("has_requests"),
@@ -310,7 +323,7 @@ _SECRETS_OF_GAME = (
 
 _REQUESTS_OF_GAME = (
     select(_games.c.version, _requests.c.id, _requests.c.position, _requests.c.code, _requests.c.token_hash,
-           _requests.c.turned_away)
+           _requests.c.browser_key, _requests.c.turned_away)
     .join_from(_requests, _games, _games.c.id == _requests.c.game_id)
     .where(_requests.c.game_id == bindparam("game_id")).order_by(_requests.c.id))
 
@@ -336,12 +349,12 @@ def _read_game_once(game_id: int) -> GameState | None:
     requests: tuple[RequestState, ...] = ()
     if first.has_requests:
         request_rows = at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
-        requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away))
+        requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away), r.browser_key)
                          for r in request_rows)
     cleared = _cleared(connection, game_id, count) if first.has_cleared else frozenset()
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
                      first.version, first.host_key_hash, first.join_code, first.finished_at, first.first_dealer,
-                     tuple(SeatState(r.position, r.name, r.token_hash) for r in seat_rows),
+                     tuple(SeatState(r.position, r.name, r.token_hash, r.browser_key) for r in seat_rows),
                      requests, first.next_game, plays, secrets, count, cleared,
                      deleted_at=first.deleted_at, locked=bool(first.locked), watchers=bool(first.watchers))
 

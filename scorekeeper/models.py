@@ -93,6 +93,9 @@ class Seat(Model):
     name: Mapped[str] = mapped_column(String(40))
     # SHA-256 of the secret in the seated phone's session; None while the seat is free.
     token_hash: Mapped[str | None] = mapped_column(String(64))
+    # Which browser plays it (`access.browser_key`: a hash of the random name in its session), for its record
+    # across games; None while the seat is free, or for a phone seated before browsers were told apart.
+    browser_key: Mapped[str | None] = mapped_column(String(64), index=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -108,6 +111,8 @@ class SeatRequest(Model):
     position: Mapped[int]
     # SHA-256 of the asking phone's secret: the seat's token once the host lets it in.
     token_hash: Mapped[str] = mapped_column(String(64))
+    # Which browser asks (`access.browser_key`): the seat's once let in.
+    browser_key: Mapped[str | None] = mapped_column(String(64))
     code: Mapped[str] = mapped_column(String(4))
     at: Mapped[datetime] = mapped_column(default=utcnow)
     # The host said no; kept so the asking phone is told.

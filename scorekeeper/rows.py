@@ -71,7 +71,8 @@ def drop_events_before(moment: datetime) -> None:
     db.session.connection().execute(delete(_events).where(_events.c.at < moment))
 
 
-def add_game(columns: Mapping[str, Any], players: Sequence[str], held: Sequence[str | None]) -> int:
+def add_game(columns: Mapping[str, Any], players: Sequence[str],
+             held: Sequence[tuple[str | None, str | None]]) -> int:
     """A new game's row with `columns`, and its seats: the players in order, each held by a phone (its secret's
     hash) or none; its id."""
     connection = db.session.connection()
@@ -79,8 +80,9 @@ def add_game(columns: Mapping[str, Any], players: Sequence[str], held: Sequence[
     assert inserted is not None
     game_id = inserted[0]
     connection.execute(insert(_seats), [{"game_id": game_id, "position": position, "name": name,
-                                         "token_hash": token}
-                                        for position, (name, token) in enumerate(zip(players, held, strict=True))])
+                                         "token_hash": token, "browser_key": browser}
+                                        for position, (name, (token, browser))
+                                        in enumerate(zip(players, held, strict=True))])
     return int(game_id)
 
 
@@ -177,15 +179,16 @@ def keep_tap(tap: Tap, game_id: int, public_id: str, secret: str | None) -> None
 class Writes:
     """What a change writes besides the game's own row, in this order: secret entries forgotten (play, name, one
     seat's or all), secret entries put (play, seat, name, value, new), plays put (number, values, closed, new), seats
-    held (position, the phone's secret's hash or None), requests for a seat added (position, hash, code), dropped
+    held (position, the phone's secret's hash or None, its browser), requests for a seat added (position, hash,
+    code, browser), dropped
     (ids) and turned away (ids), ways to another host given and used, the games deleted before `purge_before`
     removed for good; and the game's end (when, what its crew's statistics read)."""
 
     forgotten: list[tuple[int, str, int | None]] = field(default_factory=list)
     secrets: list[tuple[int, int, str, Any, bool]] = field(default_factory=list)
     plays: list[tuple[int, dict[str, Any], bool, bool]] = field(default_factory=list)
-    seats: list[tuple[int, str | None]] = field(default_factory=list)
-    requests: list[tuple[int, str, str]] = field(default_factory=list)
+    seats: list[tuple[int, str | None, str | None]] = field(default_factory=list)
+    requests: list[tuple[int, str, str, str | None]] = field(default_factory=list)
     dropped_requests: list[int] = field(default_factory=list)
     turned_away: list[int] = field(default_factory=list)
     purge_before: datetime | None = None
@@ -204,10 +207,10 @@ def write(game_id: int, writes: Writes) -> dict[str, Any]:
         _put_secret(game_id, play, seat, name, value, new)
     for number, values, closed, new in writes.plays:
         _put_play(game_id, number, values, closed, new)
-    for position, token_hash in writes.seats:
-        _set_seat(game_id, position, token_hash)
-    for position, token_hash, code in writes.requests:
-        _add_request(game_id, position, token_hash, code)
+    for position, token_hash, browser in writes.seats:
+        _set_seat(game_id, position, token_hash, browser)
+    for position, token_hash, code, browser in writes.requests:
+        _add_request(game_id, position, token_hash, code, browser)
     _drop_requests(writes.dropped_requests)
     _turn_away(writes.turned_away)
     connection = db.session.connection()
@@ -227,16 +230,17 @@ def write(game_id: int, writes: Writes) -> dict[str, Any]:
 # --- seats and the phones asking for one ----------------------------------------------------
 
 
-def _set_seat(game_id: int, position: int, token_hash: str | None) -> None:
-    """The phone that plays a seat (by its secret's hash), or none."""
+def _set_seat(game_id: int, position: int, token_hash: str | None, browser: str | None) -> None:
+    """The phone that plays a seat (by its secret's hash) and its browser, or none."""
     db.session.connection().execute(update(_seats).where(_seats.c.game_id == game_id, _seats.c.position == position)
-                                    .values(token_hash=token_hash))
+                                    .values(token_hash=token_hash, browser_key=browser))
 
 
-def _add_request(game_id: int, position: int, token_hash: str, code: str) -> None:
-    """A new phone asks for a seat, showing `code`."""
+def _add_request(game_id: int, position: int, token_hash: str, code: str, browser: str | None) -> None:
+    """A new phone (of `browser`) asks for a seat, showing `code`."""
     db.session.connection().execute(insert(_requests).inline().values(
-        game_id=game_id, position=position, token_hash=token_hash, code=code, at=utcnow(), turned_away=False))
+        game_id=game_id, position=position, token_hash=token_hash, code=code, at=utcnow(), turned_away=False,
+        browser_key=browser))
 
 
 def _drop_requests(ids: list[int]) -> None:

@@ -24,7 +24,7 @@ from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from . import games, kinds, rows, work
-from .access import Actor, Credentials, Role, identify, masked, token_hash
+from .access import Actor, Credentials, Role, browser_key, identify, masked, token_hash
 from .clock import utcnow
 from .models import new_join_code, new_public_id
 from .problems import N_, Problem
@@ -190,7 +190,7 @@ def unused_join_code() -> str:
             return code
 
 
-def _follow(write: Write, public_id: str) -> list[str | None]:
+def _follow(write: Write, public_id: str) -> list[tuple[str | None, str | None]]:
     """The phones of the earlier game (the one locked) follow into the new game `public_id`, each to the seat with
     its player's name; what each new seat holds.
 
@@ -199,10 +199,10 @@ def _follow(write: Write, public_id: str) -> list[str | None]:
     goes to the join page.
     """
     earlier = write.locked
-    held = {seat.name: seat.token_hash for seat in earlier.seats if seat.token_hash}
+    held = {seat.name: (seat.token_hash, seat.browser_key) for seat in earlier.seats if seat.token_hash}
     write.set_columns(next_game=public_id)
     write.keep("next-game")
-    return [held.get(name) for name in write.new_game.players] if write.new_game else []
+    return [held.get(name, (None, None)) for name in write.new_game.players] if write.new_game else []
 
 
 @once
@@ -231,7 +231,7 @@ def create(kind: kinds.GameKind[kinds.SetupT, kinds.PlayT], setup: kinds.SetupT,
             if kind.finished(setup, plays):
                 # What its crew's statistics read.
                 columns.update(finished_at=utcnow(), summary=kind.summary(setup, list(plays)))
-            write.new_game = work.NewGame(columns, players, [None] * len(players))
+            write.new_game = work.NewGame(columns, players, [(None, None)] * len(players))
             if earlier is not None:
                 write.new_game.held = _follow(write, public_id)
             write.writes.plays += [(number, values, closed, True)
@@ -486,7 +486,7 @@ def join(public_id: str, credentials: Credentials, position: int | None) -> Outc
                 N_("%(names)s already plays on another phone. Ask the host to let this phone in instead."),
                 players=(seat.name,)))
         token = secrets.token_urlsafe(32)
-        write.writes.seats.append((seat.position, token_hash(token)))
+        write.writes.seats.append((seat.position, token_hash(token), browser_key(credentials.browser)))
         _drop_requests(write, credentials)
         kind, number = _forget_secret(write, seat.position)
         return commit(write, kind, number, secret=token)
@@ -537,7 +537,7 @@ def ask_for_seat(public_id: str, credentials: Credentials, position: int | None,
         token = secrets.token_urlsafe(32)
         taken = {r.code for r in waiting}
         code = next(c for c in iter(lambda: f"{secrets.randbelow(90) + 10}", None) if c not in taken)
-        write.writes.requests.append((seat.position, token_hash(token), code))
+        write.writes.requests.append((seat.position, token_hash(token), code, browser_key(credentials.browser)))
         return commit(write, "ask", secret=token)
 
 
@@ -557,7 +557,7 @@ def let_in(public_id: str, credentials: Credentials, request_id: int) -> Outcome
         request = _request_for_host(game, credentials, request_id)
         if request is None:
             return stale(game)
-        write.writes.seats.append((request.position, request.token_hash))
+        write.writes.seats.append((request.position, request.token_hash, request.browser_key))
         write.writes.dropped_requests.append(request.id)
         write.writes.turned_away += [r.id for r in game.requests
                                      if r.position == request.position and r.id != request.id]
@@ -586,7 +586,7 @@ def free_seat(public_id: str, credentials: Credentials, position: int) -> Outcom
             raise deny()
         if seat_at(game.seats, position) is None:
             raise not_found(position)
-        write.writes.seats.append((position, None))
+        write.writes.seats.append((position, None, None))
         kind, number = _forget_secret(write, position)
         return commit(write, kind, number)
 

@@ -285,3 +285,52 @@ def ratings(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Ratings]:
                 board.now[name] = board.now.get(name, FIRST_RATING) + change[side]
                 course.append((board.games, round(board.now[name])))
     return found
+
+
+@dataclass
+class Record:
+    """A browser's record in one game, over the games it played in a seat: played, won, and its places."""
+
+    games: int = 0
+    wins: int = 0
+    places: int = 0
+
+    @property
+    def average_place(self) -> float:
+        """Its average finishing place (1: first)."""
+        return self.places / self.games if self.games else 0.0
+
+
+def record(played: Sequence[tuple[Mapping[str, Any], int]]) -> dict[str, Record]:
+    """Per game, the record of whoever played these seats: each a finished game's summary and the seat's place in
+    it (its players are in seat order)."""
+    found: dict[str, Record] = {}
+    for summary, seat in played:
+        mine = found.setdefault(group_of(summary), Record())
+        mine.games += 1
+        mine.wins += summary["players"][seat] in summary["winners"]
+        mine.places += places(summary)[seat]
+    return found
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's night: games played, won, and their points added up."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+
+
+def standings(summaries: Sequence[Mapping[str, Any]]) -> list[Standing]:
+    """Each player's games, wins and points over these games, the most wins first, then the most points."""
+    found: dict[str, list[int]] = {}
+    for summary in summaries:
+        for name, total in zip(summary["players"], summary["totals"], strict=True):
+            figures = found.setdefault(name, [0, 0, 0])
+            figures[0] += 1
+            figures[1] += name in summary["winners"]
+            figures[2] += total
+    return sorted((Standing(name, *figures) for name, figures in found.items()),
+                  key=lambda s: (-s.wins, -s.points, s.name))

@@ -54,7 +54,7 @@ class NewGame:
 
     columns: dict[str, object]
     players: Sequence[str]
-    held: Sequence[str | None]
+    held: Sequence[tuple[str | None, str | None]]
 
 
 @dataclass

@@ -12,7 +12,7 @@ from flask import abort, current_app, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import bgstats, games, kinds, service, stats
-from ..access import Role
+from ..access import Role, browser_key
 from ..clock import utcnow
 from ..i18n import gettext
 from ..models import Game
@@ -50,6 +50,34 @@ def my_games() -> tuple[list[Game], list[Game]]:
     undoable = [g for g in found if g.deleted_at is not None and g.deleted_at >= since
                 and visitor(g).is_host]
     return listed, undoable
+
+
+# Tonight's standings: the games of a crew that ended in the hours before its latest one.
+TONIGHT = timedelta(hours=12)
+
+
+def my_record() -> tuple[dict[str, stats.Record], dict[str, str]]:
+    """This browser's record per game over the finished games it played a seat of, across every crew, with each
+    game's heading; none for a browser that never took a seat."""
+    browser = session.get("browser")
+    key = browser_key(browser) if isinstance(browser, str) else None
+    played = list(games.played_by(key)) if key else []
+    return (stats.record([(row.summary, row.position) for row in played]),
+            {stats.group_of(row.summary): game_label(row) for row in played})
+
+
+def tonight(listed: list[Game]) -> tuple[Game, list[stats.Standing]] | None:
+    """The crew of this browser's game that ended last, and each player's wins and points over its games of the 12
+    hours up to then; None before any of its games ended."""
+    ended = [g for g in listed if g.summary and g.finished_at is not None]
+    if not ended:
+        return None
+    last = max(ended, key=lambda g: g.finished_at or g.created_at)
+    assert last.finished_at is not None
+    since = last.finished_at - TONIGHT
+    night = [r.summary for r in games.crew_games(last.crew)
+             if r.summary and r.finished_at is not None and since <= r.finished_at <= last.finished_at]
+    return last, stats.standings(night)
 
 
 def share_key(crew: str) -> str:

@@ -20,7 +20,7 @@ from ..i18n import gettext
 from ..padfile import PadError
 from ..problems import N_
 from . import bp
-from .crews import my_games
+from .crews import my_games, my_record, tonight
 from .labels import say
 from .rendering import open_page, see_other, start_page
 from .sessions import (
@@ -39,7 +39,9 @@ from .table import qr_svg
 def index() -> ResponseReturnValue:
     """The start page: begin a new game, join one, reopen one of this browser's, or bring one in from a pad file."""
     listed, undoable = my_games()
-    return start_page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable)
+    record, headings = my_record()
+    return start_page("index.html", title=gettext("Skull King scorekeeper"), my_games=listed, undoable=undoable,
+                      record=record, headings=headings, tonight=tonight(listed))
 
 
 @bp.route("/games/new", methods=["GET", "POST"], defaults={"kind_name": None})

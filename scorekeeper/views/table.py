@@ -207,6 +207,8 @@ def join(public_id: str) -> ResponseReturnValue:
             # Seated (or let in while this page waited): to the game, its address in the bar.
             return open_page(url_for("pages.game", public_id=public_id))
         return join_page(game)
+    # The seat keeps which browser plays it (its record across games): named before the change reads it.
+    browser_id()
     parsed = forms.Parsed()
     if request.form.get("ask"):
         position = forms.whole_number(request.form, "ask", parsed)
