@@ -105,6 +105,23 @@ def test_watchers_follow_the_host_s_choice(app: Flask) -> None:
     assert app.test_client().get(f"{url}/screen").status_code == 200
 
 
+def test_a_host_s_links_open_whatever_the_watchers(app: Flask, client: FlaskClient) -> None:
+    """The import's link to run the game and another host's link open on a new browser with watchers turned away:
+    each asks first, and makes that browser a host."""
+    answer = client.post("/games/import", json={"format": "free-pad", "version": 1, "game": "Darts",
+                                                "players": ["Anne", "Ben"], "lowest_wins": False, "rounds": []})
+    url = answer.headers["Location"].replace("http://localhost", "")
+    link = answer.json["host_url"].replace("http://localhost", "")
+    assert client.post(link).status_code == 303
+    assert client.post(f"{url}/access", data={"watchers": "0"}).status_code == 303
+    for path in (link, another_host_link(client, url)):
+        newcomer = app.test_client()
+        assert newcomer.get(url).status_code == 403
+        assert newcomer.get(path).status_code == 200, path
+        assert newcomer.post(path).status_code == 303
+        assert newcomer.get(url).status_code == 200
+
+
 def test_a_watcher_s_stream_ends_when_watchers_are_turned_away(app: Flask) -> None:
     host, url = table(app)
     watcher = app.test_client()
@@ -165,3 +182,10 @@ def test_the_host_s_card_shows_the_choice_on_every_host_s_screen(app: Flask, cli
     assert host.post(f"{url}/access", data={"lock": "1"}).status_code == 303
     page = text(other.get(url))
     assert "The table is locked" in page and 'name="lock" value="0"' in page
+
+
+def test_the_pages_open_to_all_are_the_app_s_own(app: Flask) -> None:
+    """A misspelt endpoint among the pages open to anyone would close that page to newcomers without a word."""
+    from scorekeeper.views.table import OPEN_TO_ALL
+
+    assert OPEN_TO_ALL <= {rule.endpoint for rule in app.url_map.iter_rules()}

@@ -341,7 +341,7 @@ def access(public_id: str) -> ResponseReturnValue:
 
 # The pages of a game anyone with its link may open, whatever its host chose of watchers: the way in (the join page
 # and its QR code), a host's links, and the games' static files.
-OPEN_TO_ALL = frozenset({"pages.join", "pages.join_qr", "pages.host_link", "pages.become_host"})
+OPEN_TO_ALL = frozenset({"pages.join", "pages.join_qr", "pages.host", "pages.become_host"})
 
 
 @bp.before_app_request
