@@ -273,11 +273,13 @@ def ratings(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Ratings]:
         ranks = [finished[team[0]] for team in teams]
         k = K_FACTOR / (len(teams) - 1)
         change = [0.0] * len(teams)
+        # Each match once: what one side gains, the other loses (their expected scores add up to 1).
         for a in range(len(teams)):
-            for b in range(len(teams)):
-                if a != b:
-                    score = 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
-                    change[a] += k * (score - expected(before[a], before[b]))
+            for b in range(a + 1, len(teams)):
+                score = 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+                gain = k * (score - expected(before[a], before[b]))
+                change[a] += gain
+                change[b] -= gain
         for side, team in enumerate(teams):
             for index in team:
                 name = players[index]

@@ -108,8 +108,13 @@ def _finished_crew(crew: str) -> tuple[list[Any], list[kinds.Summary]]:
 
 
 def _headings(rows: list[Any]) -> dict[str, str]:
-    """Each game's statistics headed by its name: the kind's, or a free pad's game as typed."""
-    return {stats.group_of(r.summary): game_label(r) for r in rows if r.summary}
+    """Each game's statistics headed by its name: the kind's, or a free pad's game as typed (its latest game's)."""
+    headings: dict[str, str] = {}
+    for row in reversed(rows):
+        # A name is worked out in the reader's language: once a game, not once a row.
+        if row.summary and stats.group_of(row.summary) not in headings:
+            headings[stats.group_of(row.summary)] = game_label(row)
+    return dict(reversed(headings.items()))
 
 
 def _rating_charts(ratings: dict[str, stats.Ratings], styles: dict[str, int],
