@@ -8,7 +8,7 @@ game has them, bonus points.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +168,17 @@ def places(summary: Mapping[str, Any]) -> list[int]:
     return [1 + sum(other < key for other in keys) for key in keys]
 
 
+def _placed_with(summaries: Sequence[Mapping[str, Any]],
+                 name: str) -> Iterator[tuple[int, list[tuple[str, int]]]]:
+    """For each game `name` played: their place, and each other player with theirs."""
+    for summary in summaries:
+        players = list(summary["players"])
+        if name in players:
+            found = places(summary)
+            yield found[players.index(name)], [(other, place) for other, place in zip(players, found, strict=True)
+                                               if other != name]
+
+
 @dataclass(frozen=True)
 class HeadToHead:
     """How a player fared against another in the games they played together: ahead of them, behind, level."""
@@ -182,16 +193,10 @@ class HeadToHead:
 def head_to_head(summaries: Sequence[Mapping[str, Any]], name: str) -> list[HeadToHead]:
     """A player against each other player of these games, the most games together first."""
     counts: dict[str, list[int]] = {}
-    for summary in summaries:
-        players = list(summary["players"])
-        if name not in players:
-            continue
-        found = places(summary)
-        mine = found[players.index(name)]
-        for other, place in zip(players, found, strict=True):
-            if other != name:
-                count = counts.setdefault(other, [0, 0, 0])
-                count[0 if mine < place else 1 if mine > place else 2] += 1
+    for mine, others in _placed_with(summaries, name):
+        for other, place in others:
+            count = counts.setdefault(other, [0, 0, 0])
+            count[0 if mine < place else 1 if mine > place else 2] += 1
     return sorted((HeadToHead(other, sum(c), c[0], c[1], c[2]) for other, c in counts.items()),
                   key=lambda h: (-h.games, h.other))
 
@@ -211,18 +216,12 @@ def rival(summaries: Sequence[Mapping[str, Any]], name: str) -> Rival | None:
     nobody ever finished ahead of them."""
     just_ahead: dict[str, int] = {}
     together: dict[str, int] = {}
-    for summary in summaries:
-        players = list(summary["players"])
-        if name not in players:
-            continue
-        found = places(summary)
-        mine = found[players.index(name)]
-        ahead = [place for place in found if place < mine]
-        for other, place in zip(players, found, strict=True):
-            if other != name:
-                together[other] = together.get(other, 0) + 1
-                if ahead and place == max(ahead):
-                    just_ahead[other] = just_ahead.get(other, 0) + 1
+    for mine, others in _placed_with(summaries, name):
+        nearest = max((place for _, place in others if place < mine), default=None)
+        for other, place in others:
+            together[other] = together.get(other, 0) + 1
+            if place == nearest:
+                just_ahead[other] = just_ahead.get(other, 0) + 1
     if not just_ahead:
         return None
     best = min(just_ahead, key=lambda other: (-just_ahead[other], -together[other], other))

@@ -114,7 +114,7 @@ def _headings(rows: list[Any]) -> dict[str, str]:
         # A name is worked out in the reader's language: once a game, not once a row.
         if row.summary and stats.group_of(row.summary) not in headings:
             headings[stats.group_of(row.summary)] = game_label(row)
-    return dict(reversed(headings.items()))
+    return headings
 
 
 def _rating_charts(ratings: dict[str, stats.Ratings], styles: dict[str, int],
