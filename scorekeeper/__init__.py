@@ -74,8 +74,13 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         WRITE_WAIT_SECONDS=5.0,
         BEHIND_SECONDS=1.0,
         TRUSTED_PROXIES=0,
-        # A connection the database dropped (it restarted) is found out and replaced before a request uses it.
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # Whether a commit waits for the database's disk: by default not, on SQLite (WAL, synchronous=NORMAL) and
+        # PostgreSQL (synchronous_commit off) alike: a power cut may lose the last commits, a killed process none.
+        COMMIT_WAITS_FOR_DISK=False,
+        # No connection is checked before each use (a round trip per request, while a worker waits): when PostgreSQL
+        # restarts, each process hears it lose its LISTEN connection and drops its pool (`live.Watcher`); a request
+        # that meets a dropped connection before that is answered 503, nothing changed, and comes again.
+        SQLALCHEMY_ENGINE_OPTIONS={},
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -87,6 +92,9 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                     "BODIES_PER_ADDRESS", "STREAMS_PER_ADDRESS", "STREAMS_PER_GAME", "HOST_GRANT_SECONDS"):
             if os.environ.get(key):
                 app.config[key] = int(os.environ[key])
+        if os.environ.get("COMMIT_WAITS_FOR_DISK"):
+            app.config["COMMIT_WAITS_FOR_DISK"] = os.environ["COMMIT_WAITS_FOR_DISK"].lower() in {"1", "true",
+                                                                                                  "yes", "on"}
         for key in ("BODY_SECONDS", "WRITE_WAIT_SECONDS", "BEHIND_SECONDS"):
             if os.environ.get(key):
                 app.config[key] = float(os.environ[key])

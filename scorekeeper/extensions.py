@@ -7,10 +7,13 @@ import time
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request, session
+import psycopg
+import sqlalchemy.exc
+from flask import Flask, current_app, has_request_context, request, session
 from flask.templating import Environment
 from flask_babel import Babel
 from flask_compress import Compress
@@ -98,9 +101,11 @@ def begin_write() -> None:
 
 
 @contextmanager
-def sent_together(connection: Connection) -> Iterator[None]:
-    """Statements that answer nothing (inserts, updates, deletes, NOTIFY, the commit) sent to PostgreSQL together
-    and answered at once (psycopg's pipeline), elsewhere one by one.
+def committed_together(connection: Connection) -> Iterator[None]:
+    """Statements that answer nothing (inserts, updates, deletes, NOTIFY), then the commit: sent to PostgreSQL
+    together and answered at once (psycopg's pipeline, the COMMIT in it), elsewhere one by one. The session's commit
+    follows the block (the unit of work's, which alone commits): on PostgreSQL it has nothing left to send. An error
+    of a statement is SQLAlchemy's, as if sent alone.
 
     A worker waits for each answer of PostgreSQL in psycopg's C wait, the whole process held up meanwhile (see
     `gunicorn_config.on_starting`), and on cores the database shares an answer waits for its process to run: a
@@ -110,18 +115,42 @@ def sent_together(connection: Connection) -> Iterator[None]:
     if connection.dialect.name != "postgresql":
         yield
         return
-    with connection.connection.driver_connection.pipeline():  # type: ignore[union-attr]
+    with driven(connection) as driver_connection, driver_connection.pipeline():
         yield
+        # The COMMIT as one more statement of the pipeline: psycopg's own commit() would wait for the answers
+        # before it, then for its own (docs/performance.md, "A write in two round trips").
+        driver_connection.execute("COMMIT")
 
 
-def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, connection_record: object) -> None:
-    # WAL with synchronous=NORMAL survives a killed process; busy_timeout lets
-    # concurrent writers wait for the lock instead of failing at once.
+@contextmanager
+def driven(connection: Connection) -> Iterator[psycopg.Connection[Any]]:
+    """The PostgreSQL driver's own connection under `connection`, for statements psycopg sends together itself (its
+    pipeline); their errors are SQLAlchemy's, as if it had sent them: a connection the database dropped is
+    invalidated (a new one replaces it) and said so (`connection_invalidated`: answered 503,
+    `views.connection_lost`)."""
+    driver_connection = connection.connection.driver_connection
+    assert isinstance(driver_connection, psycopg.Connection), "a PostgreSQL connection in use has psycopg's"
+    try:
+        yield driver_connection
+    except psycopg.IntegrityError as error:
+        raise sqlalchemy.exc.IntegrityError(None, None, error) from error
+    except psycopg.OperationalError as error:
+        lost = driver_connection.closed
+        if lost:
+            # The pool's others are as lost (the database restarted): all replaced, as SQLAlchemy does on its own.
+            connection.invalidate(error)
+            connection.engine.dispose()
+        raise sqlalchemy.exc.OperationalError(None, None, error, connection_invalidated=lost) from error
+
+
+def _sqlite_pragmas(waits_for_disk: bool, dbapi_connection: sqlite3.Connection, connection_record: object) -> None:
+    # WAL with synchronous=NORMAL survives a killed process (FULL: a power cut too, each commit waiting for the
+    # disk); busy_timeout lets concurrent writers wait for the lock instead of failing at once.
     # SQLAlchemy, not the driver, starts transactions (see _sqlite_begin).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute(f"PRAGMA synchronous={'FULL' if waits_for_disk else 'NORMAL'}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(_WAIT_FOR_THE_LOCK)
     cursor.close()
@@ -160,13 +189,40 @@ def _sqlite_begin(connection: Connection) -> None:
         cursor.close()
 
 
+def _postgresql_begin(connection: Connection) -> None:
+    # A request's reads go one statement each, with no transaction around them (PostgreSQL's autocommit): read
+    # committed, as each statement of a transaction would be, without the BEGIN and ROLLBACK that each cost a round
+    # trip while the worker waits (docs/performance.md, "A write in two round trips"). A game is read at one
+    # version whatever the statements (`games.read_state`). A write (`begin_write`), a command, a migration, a
+    # thread of the server's own are transactions.
+    reads = has_request_context() and WRITE_LOCK not in connection.get_execution_options()
+    driver_connection = connection.connection.driver_connection
+    if driver_connection is not None and driver_connection.autocommit != reads:
+        driver_connection.autocommit = reads
+
+
+def _postgresql_settings(waits_for_disk: bool, dbapi_connection: psycopg.Connection[Any],
+                         connection_record: object) -> None:
+    # A commit waits for the disk only if the app's COMMIT_WAITS_FOR_DISK says so: by default a commit may be lost
+    # to a power cut or a crash of the database server (the last 0.6 s of them), never to the app's, as SQLite's in
+    # WAL with synchronous=NORMAL (docs/hosting.md, "The database and the disk").
+    dbapi_connection.autocommit = True
+    dbapi_connection.execute(f"SET synchronous_commit TO {'on' if waits_for_disk else 'off'}")
+    dbapi_connection.autocommit = False
+
+
 def watch_engines(app: Flask) -> None:
-    """Give the app's SQLite engines their pragmas and transaction starts (others need none)."""
+    """Give the app's SQLite engines their pragmas and transaction starts, PostgreSQL's its settings and its reads
+    without one."""
+    waits_for_disk = bool(app.config["COMMIT_WAITS_FOR_DISK"])
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
-                event.listen(engine, "connect", _sqlite_pragmas)
+                event.listen(engine, "connect", partial(_sqlite_pragmas, waits_for_disk))
                 event.listen(engine, "begin", _sqlite_begin)
+            elif engine.dialect.name == "postgresql":
+                event.listen(engine, "connect", partial(_postgresql_settings, waits_for_disk))
+                event.listen(engine, "begin", _postgresql_begin)
 
 
 def init_app(app: Flask) -> None:

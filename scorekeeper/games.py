@@ -17,13 +17,15 @@ from datetime import datetime
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, has_app_context
+from psycopg.rows import namedtuple_row
 from sqlalchemy import bindparam, exists, func, literal, select
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import selectinload
 
 from . import host_cache, kinds, pace
 from .access import token_hash
 from .clock import aware, utcnow
-from .extensions import WRITE_LOCK, db, write_deadline
+from .extensions import WRITE_LOCK, db, driven, write_deadline
 from .models import Event, Game, HostGrant, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -331,26 +333,57 @@ _VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_i
                                                               _games.c.deleted_at.is_(None))
 
 
+# A game's rows as PostgreSQL is sent them together, by psycopg itself (`_read_together`).
+_POSTGRESQL = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
+_TOGETHER = tuple(statement.compile(dialect=_POSTGRESQL)
+                  for statement in (_SEATS_OF_GAME, _PLAYS_OF_GAME, _SECRETS_OF_GAME, _REQUESTS_OF_GAME))
+
+
+def _read_together(connection: Any, game_id: int) -> list[list[Any]]:
+    """A game's seats, plays, secret entries and seat requests, read from PostgreSQL in one round trip (psycopg's
+    pipeline): its reads went one round trip each while the worker waited (docs/performance.md, "A write in two
+    round trips"). Its moments are read back timezone-aware, as `clock.Moment` reads them."""
+    with driven(connection) as driver:
+        with driver.pipeline():
+            cursors = []
+            for compiled in _TOGETHER:
+                cursor = driver.cursor(row_factory=namedtuple_row)
+                cursor.execute(str(compiled), {**compiled.params, "game_id": game_id})
+                cursors.append(cursor)
+        found = [cursor.fetchall() for cursor in cursors]
+    seats = found[0]
+    if seats:
+        first = seats[0]
+        found[0] = [first._replace(**{name: aware(getattr(first, name)) for name in ("reveal_at", "finished_at",
+                                                                                    "deleted_at")
+                                      if getattr(first, name) is not None}), *seats[1:]]
+    return found
+
+
 def _read_game_once(game_id: int) -> GameState | None:
     # Each query may see a newer commit (PostgreSQL reads committed data per statement):
     # each carries the version, and a mismatch is read again.
     connection = db.session.connection()
-    seat_rows = connection.execute(_SEATS_OF_GAME, {"game_id": game_id}).all()
+    together = _read_together(connection, game_id) if connection.dialect.name == "postgresql" else None
+    seat_rows = together[0] if together else connection.execute(_SEATS_OF_GAME, {"game_id": game_id}).all()
     if not seat_rows:
         return None
     first = seat_rows[0]
     kind = kinds.registered()[first.kind]
-    plays = _plays_of(connection, game_id, first.version)
+    play_rows = together[1] if together else connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all()
+    plays = tuple(PlayState(r.number, dict(r.data or {}), bool(r.closed)) for r in at_version(play_rows,
+                                                                                               first.version))
     count = Count(first.count_play, first.count_name, first.reveal_at) if first.count_name is not None else None
     secrets: tuple[SecretState, ...] = ()
     if kind.SECRETS:
-        secret_rows = at_version(connection.execute(_SECRETS_OF_GAME, {"game_id": game_id}).all(), first.version)
-        secrets = tuple(SecretState(r.play, r.seat, r.name, r.value) for r in secret_rows)
+        secret_rows = together[2] if together else connection.execute(_SECRETS_OF_GAME, {"game_id": game_id}).all()
+        secrets = tuple(SecretState(r.play, r.seat, r.name, r.value) for r in at_version(secret_rows, first.version))
     requests: tuple[RequestState, ...] = ()
     if first.has_requests:
-        request_rows = at_version(connection.execute(_REQUESTS_OF_GAME, {"game_id": game_id}).all(), first.version)
+        request_rows = together[3] if together else connection.execute(_REQUESTS_OF_GAME,
+                                                                       {"game_id": game_id}).all()
         requests = tuple(RequestState(r.id, r.position, r.code, r.token_hash, bool(r.turned_away), r.browser_key)
-                         for r in request_rows)
+                         for r in at_version(request_rows, first.version))
     cleared = _cleared(connection, game_id, count) if first.has_cleared else frozenset()
     return GameState(game_id, first.public_id, first.kind, first.crew, first.ruleset, dict(first.options or {}),
                      first.version, first.host_key_hash, first.join_code, first.finished_at, first.first_dealer,
@@ -376,12 +409,6 @@ def _cleared(connection: Any, game_id: int, count: Count | None) -> frozenset[in
         Event.__table__.c.game_id == game_id, Event.__table__.c.hand == count.play,
         Event.__table__.c.kind.startswith(prefix))).scalars().all()
     return frozenset(int(kind.removeprefix(prefix)) for kind in found)
-
-
-def _plays_of(connection: Any, game_id: int, version: int) -> tuple[PlayState, ...]:
-    """The plays of a game whose plays the table keeps, in order."""
-    play_rows = at_version(connection.execute(_PLAYS_OF_GAME, {"game_id": game_id}).all(), version)
-    return tuple(PlayState(r.number, dict(r.data or {}), bool(r.closed)) for r in play_rows)
 
 
 def as_seen_by(game: GameState, seat: int | None) -> GameState:
@@ -645,10 +672,14 @@ def load(public_id: str, now: datetime | None = None) -> GameState | None:
 # once, whatever the number of screens.
 
 
+# The deciding clock on PostgreSQL: the database's, the same for every process and host.
+CLOCK_SQL = "SELECT clock_timestamp() AT TIME ZONE 'UTC'"
+
+
 def locked_now(connection: Any) -> datetime:
     """The time by the clock that ends the counts, read on `connection` while it holds the game's lock."""
     if connection.dialect.name == "postgresql":
-        return aware(connection.exec_driver_sql("SELECT clock_timestamp() AT TIME ZONE 'UTC'").scalar_one())
+        return aware(connection.exec_driver_sql(CLOCK_SQL).scalar_one())
     return utcnow()
 
 

@@ -17,6 +17,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from functools import partial
 from typing import Any
 
 from flask import Flask
@@ -66,8 +67,10 @@ class Watcher:
 
     def __init__(self, session_factory: Callable[[], Session], listen_url: str | None = None,
                  log: SqliteLog | None = None, per_address: int = 32, per_game: int = 48,
-                 logger: logging.Logger | None = None) -> None:
+                 logger: logging.Logger | None = None, lost: Callable[[], None] | None = None) -> None:
         self.session_factory = session_factory
+        # What it does when its LISTEN connection is lost (the app's pool of connections dropped: they are lost too).
+        self.lost = lost
         # Where it says what happened to its LISTEN connection and the log it polls (the app's logger), a trouble
         # once until it is over.
         self.logger = logger or logging.getLogger(__name__)
@@ -202,6 +205,8 @@ class Watcher:
                     self.trouble.said("LISTEN connection lost" if self.listening else "cannot LISTEN",
                                       f" ({one_line(error)}); polling the event log, trying to listen again every "
                                       f"{RELISTEN_SECONDS:g} s")
+                    if self.listening and self.lost is not None:
+                        self.lost()
                 self.listening = False
             self.poll_for(RELISTEN_SECONDS if self.listen_url else float("inf"))
 
@@ -350,6 +355,12 @@ def watcher_sessions(app: Flask) -> Callable[[], Session]:
     return new_session
 
 
+def drop_connections(app: Flask) -> None:
+    """Close the app's pooled connections to the database (it restarted): the next requests open new ones."""
+    with app.app_context():
+        db.engine.dispose()
+
+
 def listen_address(app: Flask) -> str | None:
     """The database's address for LISTEN, on PostgreSQL; None elsewhere (the event log is polled)."""
     with app.app_context():
@@ -375,8 +386,8 @@ def _announce(app: Flask, connection: Connection, changes: list[tuple[int, int]]
     it commits, not before)."""
     if connection.dialect.name == "postgresql":
         for game_id, version in changes:
-            # A statement that answers no rows, so it goes with the rest of the change (`extensions.sent_together`);
-            # the payload is two numbers.
+            # A statement that answers no rows, so it goes with the rest of the change
+            # (`extensions.committed_together`); the payload is two numbers.
             connection.exec_driver_sql(f"NOTIFY {CHANNEL}, '{int(game_id)}:{int(version)}'")
 
 
@@ -390,6 +401,6 @@ def init_app(app: Flask) -> None:
     other processes and wakes this process's streams, in a request or not (the command line, a test)."""
     app.extensions[WATCHER] = Watcher(watcher_sessions(app), listen_address(app), sqlite_log(app),
                                       app.config["STREAMS_PER_ADDRESS"], app.config["STREAMS_PER_GAME"],
-                                      app.logger)
+                                      app.logger, partial(drop_connections, app))
     work.storing.connect(_announce, sender=app, weak=False)
     work.committed.connect(_wake, sender=app, weak=False)

@@ -16,12 +16,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+import psycopg
+from psycopg.errors import LockNotAvailable
+from psycopg.pq import TransactionStatus
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql
 
-from . import games
+from . import games, pace
 from .access import masked
-from .clock import utcnow
-from .extensions import db
+from .clock import aware, utcnow
+from .extensions import WRITE_LOCK, db, driven
 from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
 
@@ -32,7 +36,7 @@ _games, _events, _secrets, _plays, _seats, _requests, _taps, _tries, _grants = (
 # Each write's statements are built once: building one per call (and working out its cache key) cost more than
 # running it. Parameters named unlike the columns they set (which SQLAlchemy reserves for values given directly).
 # A row a change adds asks no id back (`inline`: no RETURNING), so a write's statements go to PostgreSQL together
-# (`extensions.sent_together`), none awaiting its answer.
+# (`extensions.committed_together`), none awaiting its answer.
 _ANNOUNCE = insert(_events).inline()
 _KEEP_TAP = insert(_taps).inline()
 _ADD_PLAY = insert(_plays).inline()
@@ -58,6 +62,72 @@ def lock(public_id: str, deleted: bool = False) -> tuple[int, int] | None:
         return None
     row = db.session.connection().execute(_LOCK_ANY if deleted else _LOCK, {"public_id": public_id}).first()
     return (row.id, row.version) if row is not None else None
+
+
+@dataclass(frozen=True)
+class Locked:
+    """What a write finds as it begins: the game's row locked (its id and version; None: no such game), the
+    deciding clock's moment once the lock is had, and the answer the request's tap was given if it was applied
+    already."""
+
+    game: tuple[int, int] | None
+    now: datetime
+    tap_answer: tuple[str, str | None] | None
+
+
+def lock_with_tap(public_id: str, deleted: bool, tap: Tap | None) -> Locked:
+    """Lock a game's row (`lock`), then read the deciding clock and look the tap up, under the lock.
+
+    On PostgreSQL the three go in one round trip with the transaction's BEGIN (psycopg's pipeline): the
+    database runs them in order, each statement reading what was committed when it starts, so the clock and
+    the tap are read once the lock is had, as one after the other would (docs/performance.md, "A write in
+    two round trips").
+    """
+    connection = db.session.connection()
+    if connection.dialect.name != "postgresql" or not games.PUBLIC_ID.fullmatch(public_id):
+        found = lock(public_id, deleted)
+        return Locked(found, games.locked_now(connection), tap_answer(tap) if tap is not None else None)
+    deadline = connection.get_execution_options().get(WRITE_LOCK)
+    pause = 0.001
+    with driven(connection) as driver:
+        while True:
+            try:
+                return _lock_together(driver, public_id, deleted, tap, deadline is not None)
+            except LockNotAvailable as error:
+                # The game's lock is another writer's (the other process's, most often, for a phone of the same
+                # table): waited for here, where time.sleep lets this process's other requests run, as SQLite's is.
+                driver.rollback()
+                if deadline is None or time.monotonic() > deadline:
+                    raise pace.Busy("no lock in time") from error
+                time.sleep(pause)
+                pause = min(pause * 2, 0.01)
+
+
+def _lock_together(driver: psycopg.Connection[Any], public_id: str, deleted: bool, tap: Tap | None,
+                   briefly: bool) -> Locked:
+    """`lock_with_tap` on PostgreSQL, one try; `briefly`: LockNotAvailable if the lock is not had within a few
+    milliseconds (psycopg waits for an answer in C, and the whole process with it)."""
+    if driver.info.transaction_status == TransactionStatus.IDLE:
+        # BEGIN sent as a statement of the pipeline: psycopg's own would wait for its answer first.
+        driver.autocommit = True
+        begin = True
+    else:
+        begin = False
+    with driver.pipeline():
+        if begin:
+            driver.execute("BEGIN")
+        if briefly:
+            driver.execute(_WAIT_A_MOMENT)
+        locking, clock = driver.cursor(), driver.cursor()
+        locking.execute(_LOCK_SQL[deleted], {"public_id": public_id})
+        clock.execute(games.CLOCK_SQL)
+        looking = driver.cursor() if tap is not None else None
+        if looking is not None and tap is not None:
+            looking.execute(_TAP_ANSWER_SQL, {"key": tap.key})
+    row, moment, answer = locking.fetchone(), clock.fetchone(), looking.fetchone() if looking else None
+    assert moment is not None, "the clock answers a row"
+    return Locked((row[0], row[1]) if row is not None else None, aware(moment[0]),
+                  _answer(tap, answer[0], answer[1]) if tap is not None and answer is not None else None)
 
 
 def log_event(game_id: int, version: int, kind: str, hand: int | None) -> None:
@@ -99,6 +169,14 @@ def purge_deleted_before(moment: datetime) -> None:
 # --- taps applied, and the end of a change ------------------------------------------------------
 
 _TAP_ANSWER = select(_taps.c.public_id, _taps.c.secret).where(_taps.c.key == bindparam("key"))
+# The lock and the tap's look-up as PostgreSQL is sent them in a pipeline, by psycopg itself (`lock_with_tap`).
+_POSTGRESQL = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
+_LOCK_SQL = {deleted: str(statement.compile(dialect=_POSTGRESQL)) for deleted, statement in ((False, _LOCK),
+                                                                                             (True, _LOCK_ANY))}
+_TAP_ANSWER_SQL = str(_TAP_ANSWER.compile(dialect=_POSTGRESQL))
+# A write's first wait for a game's lock, inside the database (another writer holds it a few milliseconds at most,
+# nearly always); then it waits in the process (`lock_with_tap`).
+_WAIT_A_MOMENT = "SET LOCAL lock_timeout = '10ms'"
 
 # A phone's waiting taps are sent again in the order tapped, so a tap sent again is never older than the taps its
 # browser made since: the newest hundred per browser and game cover every tap a phone makes in a whole game
@@ -144,9 +222,12 @@ class AppliedAlready(Exception):
 def tap_answer(tap: Tap) -> tuple[str, str | None] | None:
     """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None."""
     row = db.session.connection().execute(_TAP_ANSWER, {"key": tap.key}).first()
-    if row is None:
-        return None
-    return row.public_id, tap.masked(bytes.fromhex(row.secret)).decode() if row.secret else None
+    return _answer(tap, row.public_id, row.secret) if row is not None else None
+
+
+def _answer(tap: Tap, public_id: str, secret: str | None) -> tuple[str, str | None]:
+    """A tap's stored answer as its browser is given it again: the game, and the secret unmasked."""
+    return public_id, tap.masked(bytes.fromhex(secret)).decode() if secret else None
 
 
 # The newest tap of a browser and game past its bound, if it has that many: those older than it go.
@@ -309,5 +390,5 @@ def count_tries(tries: Tries) -> None:
     connection.execute(delete(_tries).where(_tries.c.at < tries.since))
     for bucket in tries.buckets:
         # One by one (a try counts a bucket or two): SQLAlchemy reads back what a many-rows insert answers, so one
-        # would not go with the rest (`extensions.sent_together`).
+        # would not go with the rest (`extensions.committed_together`).
         connection.execute(_COUNT_TRY, {"bucket": bucket[:64], "at": utcnow()})

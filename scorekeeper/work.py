@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from . import durations, games, rows
 from .access import Credentials
 from .clock import utcnow
-from .extensions import begin_write, db, sent_together
+from .extensions import begin_write, committed_together, db
 
 _signals = Namespace()
 # Sent before the commit, in the transaction, with its connection and the (game id, version) pairs it stores: what a
@@ -121,13 +121,19 @@ def _app() -> Flask:
     return app
 
 
-def _check_tap(credentials: Credentials | None) -> rows.Tap | None:
-    """AppliedAlready with its first answer if this browser's tap was applied already; else the tap, to keep with the
-    change. The same tap id from another browser is another tap."""
+def _tap_of(credentials: Credentials | None) -> rows.Tap | None:
+    """The request's tap, kept with the change (None: it carries none). The same tap id from another browser is
+    another tap."""
     if credentials is None or not credentials.tap:
         return None
-    tap = rows.Tap(credentials.tap, credentials.browser)
-    found = rows.tap_answer(tap)
+    return rows.Tap(credentials.tap, credentials.browser)
+
+
+def _check_tap(credentials: Credentials | None) -> rows.Tap | None:
+    """AppliedAlready with its first answer if this browser's tap was applied already; else the tap, to keep with the
+    change."""
+    tap = _tap_of(credentials)
+    found = rows.tap_answer(tap) if tap is not None else None
     if found is not None:
         raise rows.AppliedAlready(found)
     return tap
@@ -145,17 +151,17 @@ def _begin(public_id: str | None, credentials: Credentials | None, deleted: bool
     """
     if public_id is None:
         return Write(tap=_check_tap(credentials))
-    found = rows.lock(public_id, deleted)
+    # The tap is looked up under the lock, so a repeat sent while the first was on its way waits for it and finds
+    # it stored; a repeated delete finds its game gone and is answered as the first was.
+    tap = _tap_of(credentials)
+    locked = rows.lock_with_tap(public_id, deleted, tap)
+    if locked.tap_answer is not None:
+        raise rows.AppliedAlready(locked.tap_answer)
     # Under the lock the version cannot move, so the game kept (or read) for it is the game.
-    game = games.kept_or_read(*found) if found is not None else None
+    game = games.kept_or_read(*locked.game) if locked.game is not None else None
     if game is None:
-        # A repeated delete finds its game gone: it is answered as the first was.
-        _check_tap(credentials)
         raise GameGone(public_id)
-    # Under the lock, so a repeat sent while the first was on its way waits for it and finds it stored.
-    tap = _check_tap(credentials)
-    now = games.locked_now(db.session.connection())
-    return Write(game.at(now), now, tap)
+    return Write(game.at(locked.now), locked.now, tap)
 
 
 @contextmanager
@@ -206,9 +212,10 @@ def _store(write: Write) -> list[tuple[int, int]]:
         game_id = rows.add_game(new.columns, new.players, new.held)
     assert game_id is not None, "a write without a game keeps nothing of one"
     try:
-        with sent_together(connection):
+        with committed_together(connection):
             changes = _write(write, game_id, locked_id, connection)
-            db.session.commit()
+        # Committed with its statements on PostgreSQL: the session's transaction ends, with nothing more to send.
+        db.session.commit()
     except IntegrityError:
         db.session.rollback()
         first = rows.tap_answer(write.tap) if write.tap is not None else None
@@ -249,9 +256,9 @@ def counted_tries() -> Iterator[rows.Tries]:
     try:
         tries = rows.Tries(utcnow() - timedelta(minutes=1))
         yield tries
-        with sent_together(db.session.connection()):
+        with committed_together(db.session.connection()):
             rows.count_tries(tries)
-            db.session.commit()
+        db.session.commit()
     finally:
         if db.session().in_transaction():
             db.session.rollback()

@@ -40,3 +40,18 @@ def test_sqlite_runs_in_wal_mode(app: Flask) -> None:
             pytest.skip("SQLite settings; this run is on another database")
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+@pytest.mark.parametrize("waits", [False, True])
+def test_a_commit_waits_for_the_disk_only_when_the_host_says_so(database_url: str, waits: bool) -> None:
+    """By default a commit does not wait for the disk, on SQLite (synchronous=NORMAL in WAL) as on PostgreSQL
+    (synchronous_commit off); COMMIT_WAITS_FOR_DISK makes each one wait (FULL, on)."""
+    from tests.conftest import make_app, stop_watching
+
+    app = make_app(database_url, COMMIT_WAITS_FOR_DISK=waits)
+    with app.app_context(), db.engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == (2 if waits else 1)
+        else:
+            assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == ("on" if waits else "off")
+    stop_watching(app)

@@ -369,3 +369,46 @@ def test_the_server_log_says_what_happened_and_no_traceback_for_a_client_gone(tm
     assert len(re.findall(r"process \d+ ready: warmed up in [\d.]+ s", log)) == 2, log
     assert len(re.findall(r"process \d+ stopped cleanly", log)) == 2, log
     assert "Traceback" not in log and "[ERROR]" not in log and "Error handling request" not in log, log
+
+
+def drop_the_app_s_connections(database_url: str) -> None:
+    """The database ends every connection to it but a LISTEN one and this one, as a restart would (the app's
+    watcher not told)."""
+    engine = create_engine(database_url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND application_name NOT LIKE %(listener)s", {"listener": f"{LISTENER_NAME}%"})
+    engine.dispose()
+
+
+@pytest.mark.parametrize("way", ["page", "bid"])
+def test_a_request_that_meets_a_dropped_connection_is_answered_503_and_the_next_one_works(
+        app: Flask, database_url: str, way: str) -> None:
+    """No connection is checked before each use: one the database dropped answers a page or a tap 503 with when to
+    come again, in words, nothing changed and no server error; the next request, on a new connection, works."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("a dropped connection is PostgreSQL's; SQLite's file is the process's own")
+    host = app.test_client()
+    url = new_game(host, ["Anne", "Ben"])
+    assert host.get(url).status_code == 200
+    with app.app_context():
+        version = db.session.scalar(select(Game.version))
+        db.session.remove()
+    drop_the_app_s_connections(database_url)
+    htmx = {"HX-Request": "true"}
+    if way == "page":
+        send = lambda: host.get(url, headers=htmx)  # noqa: E731
+    else:
+        send = lambda: host.post(f"{url}/hands/1/bid", data={"seat": "0", "bid": "1"}, headers=htmx)  # noqa: E731
+    refused = send()
+    assert refused.status_code == 503, refused.get_data(as_text=True)
+    assert refused.headers["Retry-After"].isdigit()
+    assert "nothing was changed" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(Game.version)) == version
+        db.session.remove()
+    again = send()
+    assert again.status_code == 200, again.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(Game.version)) == version + (way == "bid")

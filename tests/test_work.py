@@ -197,7 +197,7 @@ def sent_alone_watched(app: Flask) -> Iterator[tuple[list[str], list[str]]]:
 @pytest.mark.skipif(not TEST_DATABASE_URL, reason="PostgreSQL's pipeline; SQLite answers in the process itself")
 @pytest.mark.parametrize("endpoint", sorted(SCENARIOS))
 def test_a_change_is_sent_to_postgresql_together(app: Flask, endpoint: str) -> None:
-    """Every POST's change goes to PostgreSQL in one go, its commit with it (`extensions.sent_together`): no insert asks
+    """Every POST's change goes to PostgreSQL in one go, its commit with it (`extensions.committed_together`): no insert asks
     its id back, no statement of it waits for its own answer, but a new game's own rows (their ids are the rest's)."""
     write = SCENARIOS[endpoint](app)
     with sent_alone_watched(app) as (together, alone):

@@ -10,10 +10,12 @@ import random
 from flask import Blueprint, Flask, current_app, jsonify, make_response, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, NotFound
 
 from .. import kinds, service
 from ..i18n import gettext
+from ..logs import one_line
 from ..pace import Busy
 
 bp = Blueprint("pages", __name__)
@@ -65,10 +67,26 @@ def busy(error: Busy) -> ResponseReturnValue:
     """A write turned away (see pace.py): 503 and when to send it again (the page's waiting tap does, once); nothing
     of it is done."""
     current_app.logger.warning("write to %s turned away (%s): answered 503", request.path, error)
+    return come_again()
+
+
+def come_again() -> ResponseReturnValue:
+    """503 with when to send the request again (the page's waiting tap does, once), saying nothing was changed."""
     message = gettext("The table is very busy just now: nothing was changed. Try again in a moment.")
     response = make_response(jsonify(problems=[message]), 503) if _asks_the_import_api() else refuse(message, 503)
     response.headers["Retry-After"] = str(random.randint(*RETRY_AFTER_SECONDS))
     return response
+
+
+def connection_lost(error: DBAPIError) -> ResponseReturnValue:
+    """A request that met a connection the database had dropped (it restarted): answered as a write turned away,
+    503 and when to come again (a new connection replaces it); nothing of it is done. Any other error of the
+    database's is the server's error."""
+    if not error.connection_invalidated:
+        raise error
+    current_app.logger.warning("%s %s met a connection the database had dropped (%s): answered 503", request.method,
+                               request.path, one_line(error.orig or error))
+    return come_again()
 
 
 def name_the_browser() -> None:
@@ -96,6 +114,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(service.NotFound, not_found)
     app.register_error_handler(service.NotAllowed, not_allowed)
     app.register_error_handler(Busy, busy)
+    app.register_error_handler(DBAPIError, connection_lost)
     app.before_request(name_the_browser)
     headers.init_app(app)
 
