@@ -9,9 +9,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import psycopg
 import sqlalchemy.exc
 from flask import Flask, current_app, has_request_context, request, session
 from flask.templating import Environment
@@ -27,6 +26,10 @@ from sqlalchemy.orm import registry as mapper_registry
 from . import pace
 from .clock import Moment
 from .i18n import install_template_gettext
+
+if TYPE_CHECKING:
+    # Installed with the app's PostgreSQL extra, imported where PostgreSQL is used.
+    import psycopg
 
 # The package's folder (its migrations and translations), found here rather than imported from the package,
 # whose app factory imports this module.
@@ -128,6 +131,8 @@ def driven(connection: Connection) -> Iterator[psycopg.Connection[Any]]:
     pipeline); their errors are SQLAlchemy's, as if it had sent them: a connection the database dropped is
     invalidated (a new one replaces it) and said so (`connection_invalidated`: answered 503,
     `views.connection_lost`)."""
+    import psycopg
+
     driver_connection = connection.connection.driver_connection
     assert isinstance(driver_connection, psycopg.Connection), "a PostgreSQL connection in use has psycopg's"
     try:

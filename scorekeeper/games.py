@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, has_app_context
-from psycopg.rows import namedtuple_row
 from sqlalchemy import bindparam, exists, func, literal, select
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import selectinload
@@ -343,6 +342,8 @@ def _read_together(connection: Any, game_id: int) -> list[list[Any]]:
     """A game's seats, plays, secret entries and seat requests, read from PostgreSQL in one round trip (psycopg's
     pipeline): its reads went one round trip each while the worker waited (docs/performance.md, "A write in two
     round trips"). Its moments are read back timezone-aware, as `clock.Moment` reads them."""
+    from psycopg.rows import namedtuple_row
+
     with driven(connection) as driver:
         with driver.pipeline():
             cursors = []

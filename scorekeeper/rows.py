@@ -14,11 +14,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import psycopg
-from psycopg.errors import LockNotAvailable
-from psycopg.pq import TransactionStatus
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql
 
@@ -28,6 +25,9 @@ from .clock import aware, utcnow
 from .extensions import WRITE_LOCK, db, driven
 from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
+
+if TYPE_CHECKING:
+    import psycopg
 
 _games, _events, _secrets, _plays, _seats, _requests, _taps, _tries, _grants = (
     cast(Table, model.__table__)
@@ -87,6 +87,8 @@ def lock_with_tap(public_id: str, deleted: bool, tap: Tap | None) -> Locked:
     if connection.dialect.name != "postgresql" or not games.PUBLIC_ID.fullmatch(public_id):
         found = lock(public_id, deleted)
         return Locked(found, games.locked_now(connection), tap_answer(tap) if tap is not None else None)
+    from psycopg.errors import LockNotAvailable
+
     deadline = connection.get_execution_options().get(WRITE_LOCK)
     pause = 0.001
     with driven(connection) as driver:
@@ -107,6 +109,8 @@ def _lock_together(driver: psycopg.Connection[Any], public_id: str, deleted: boo
                    briefly: bool) -> Locked:
     """`lock_with_tap` on PostgreSQL, one try; `briefly`: LockNotAvailable if the lock is not had within a few
     milliseconds (psycopg waits for an answer in C, and the whole process with it)."""
+    from psycopg.pq import TransactionStatus
+
     if driver.info.transaction_status == TransactionStatus.IDLE:
         # BEGIN sent as a statement of the pipeline: psycopg's own would wait for its answer first.
         driver.autocommit = True
