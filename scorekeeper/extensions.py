@@ -20,6 +20,7 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import Connection, event
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.orm import registry as mapper_registry
 
@@ -123,6 +124,10 @@ def committed_together(connection: Connection) -> Iterator[None]:
         # The COMMIT as one more statement of the pipeline: psycopg's own commit() would wait for the answers
         # before it, then for its own (docs/performance.md, "A write in two round trips").
         driver_connection.execute("COMMIT")
+
+
+# The dialect statements sent by psycopg itself (`driven`) are compiled for, once, at import.
+POSTGRESQL = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
 
 
 @contextmanager

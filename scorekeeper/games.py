@@ -18,13 +18,12 @@ from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import bindparam, exists, func, literal, select
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import selectinload
 
 from . import host_cache, kinds, pace
 from .access import token_hash
 from .clock import aware, utcnow
-from .extensions import WRITE_LOCK, db, driven, write_deadline
+from .extensions import POSTGRESQL, WRITE_LOCK, db, driven, write_deadline
 from .models import Event, Game, HostGrant, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -333,8 +332,7 @@ _VERSION_OF_GAME = select(_games.c.id, _games.c.version).where(_games.c.public_i
 
 
 # A game's rows as PostgreSQL is sent them together, by psycopg itself (`_read_together`).
-_POSTGRESQL = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
-_TOGETHER = tuple(statement.compile(dialect=_POSTGRESQL)
+_TOGETHER = tuple(statement.compile(dialect=POSTGRESQL)
                   for statement in (_SEATS_OF_GAME, _PLAYS_OF_GAME, _SECRETS_OF_GAME, _REQUESTS_OF_GAME))
 
 

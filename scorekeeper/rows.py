@@ -17,12 +17,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
-from sqlalchemy.dialects import postgresql
 
 from . import games, pace
 from .access import masked
 from .clock import aware, utcnow
-from .extensions import WRITE_LOCK, db, driven
+from .extensions import POSTGRESQL, WRITE_LOCK, db, driven
 from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
 
@@ -174,10 +173,9 @@ def purge_deleted_before(moment: datetime) -> None:
 
 _TAP_ANSWER = select(_taps.c.public_id, _taps.c.secret).where(_taps.c.key == bindparam("key"))
 # The lock and the tap's look-up as PostgreSQL is sent them in a pipeline, by psycopg itself (`lock_with_tap`).
-_POSTGRESQL = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
-_LOCK_SQL = {deleted: str(statement.compile(dialect=_POSTGRESQL)) for deleted, statement in ((False, _LOCK),
+_LOCK_SQL = {deleted: str(statement.compile(dialect=POSTGRESQL)) for deleted, statement in ((False, _LOCK),
                                                                                              (True, _LOCK_ANY))}
-_TAP_ANSWER_SQL = str(_TAP_ANSWER.compile(dialect=_POSTGRESQL))
+_TAP_ANSWER_SQL = str(_TAP_ANSWER.compile(dialect=POSTGRESQL))
 # A write's first wait for a game's lock, inside the database (another writer holds it a few milliseconds at most,
 # nearly always); then it waits in the process (`lock_with_tap`).
 _WAIT_A_MOMENT = "SET LOCAL lock_timeout = '10ms'"
