@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
@@ -151,6 +151,68 @@ def driven(connection: Connection) -> Iterator[psycopg.Connection[Any]]:
             connection.invalidate(error)
             connection.engine.dispose()
         raise sqlalchemy.exc.OperationalError(None, None, error, connection_invalidated=lost) from error
+
+
+# A statement's first row as psycopg gives it (a tuple), None if it had none.
+FirstRow = tuple[Any, ...] | None
+
+
+def locked_together(connection: Connection, lock: tuple[str, str], parameters: dict[str, Any],
+                    then: Sequence[tuple[str, dict[str, Any] | None]], end: bool = False) -> list[FirstRow]:
+    """On PostgreSQL, BEGIN, a statement taking a row's lock and the statements `then` sent together (psycopg's
+    pipeline), each statement's first row in order; `end`: the transaction ends with them (a read under the lock,
+    nothing written), else it is left open for the change.
+
+    `lock`: the statement waiting for the lock in the database, and the same with NOWAIT. A connection with a
+    WRITE_LOCK deadline (a write, a count's end) uses the second: a lock another request holds is waited for here,
+    where `time.sleep` lets the process's other requests run (the holder among them, often), as SQLite's is, until
+    the deadline (pace.Busy); psycopg waits for the database in C, the whole process held up meanwhile
+    (docs/performance.md, "A write in two round trips"). The database runs the statements in order, each reading
+    what was committed when it starts: those after the lock read once it is had.
+    """
+    from psycopg.errors import LockNotAvailable
+
+    deadline = connection.get_execution_options().get(WRITE_LOCK)
+    pause = 0.001
+    with driven(connection) as driver:
+        while True:
+            try:
+                return _sent_begun(driver, [(lock[deadline is not None], parameters), *then], end)
+            except LockNotAvailable as error:
+                driver.rollback()
+                if deadline is None or time.monotonic() > deadline:
+                    raise pace.Busy("no lock in time") from error
+                time.sleep(pause)
+                pause = min(pause * 2, 0.01)
+
+
+def begun_together(connection: Connection, statements: Sequence[tuple[str, dict[str, Any] | None]]
+                   ) -> list[FirstRow]:
+    """On PostgreSQL, the transaction's BEGIN and its first `statements` sent together (psycopg's pipeline), each
+    statement's first row in order; the transaction is left open."""
+    with driven(connection) as driver:
+        return _sent_begun(driver, statements, end=False)
+
+
+def _sent_begun(driver: psycopg.Connection[Any], statements: Sequence[tuple[str, dict[str, Any] | None]],
+                end: bool) -> list[FirstRow]:
+    """BEGIN (unless a transaction is open) and `statements` in one pipeline, each one's first row; `end`: and the
+    transaction's end."""
+    from psycopg.pq import TransactionStatus
+
+    begin = driver.info.transaction_status == TransactionStatus.IDLE
+    if begin:
+        # BEGIN sent as a statement of the pipeline: psycopg's own would wait for its answer first.
+        driver.autocommit = True
+    with driver.pipeline():
+        if begin:
+            driver.execute("BEGIN")
+        cursors = [driver.execute(statement, values) for statement, values in statements]
+        if end:
+            # COMMIT, not ROLLBACK, ends a transaction that wrote nothing: psycopg forgets every statement it prepared
+            # on the connection when it sees a ROLLBACK statement (they might have been made in it).
+            driver.execute("COMMIT")
+    return [cursor.fetchone() for cursor in cursors]
 
 
 def _sqlite_pragmas(waits_for_disk: bool, dbapi_connection: sqlite3.Connection, connection_record: object) -> None:

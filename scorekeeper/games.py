@@ -23,7 +23,7 @@ from sqlalchemy.orm import selectinload
 from . import host_cache, kinds, pace
 from .access import token_hash
 from .clock import aware, utcnow
-from .extensions import POSTGRESQL, WRITE_LOCK, db, driven, write_deadline
+from .extensions import POSTGRESQL, WRITE_LOCK, db, driven, locked_together, write_deadline
 from .models import Event, Game, HostGrant, Play, Seat, SeatRequest, SecretEntry
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -686,15 +686,23 @@ def _confirm_count_end(game_id: int) -> tuple[int | None, datetime]:
     """The version committed now and the deciding clock, read under the game's write lock (nothing written)."""
     with db.engine.connect() as connection:
         connection.execution_options(**{WRITE_LOCK: write_deadline()})
+        if connection.dialect.name == "postgresql":
+            # BEGIN, the lock, the clock and the end in one round trip, the lock waited for in the process.
+            row, moment = locked_together(connection, _SHARED_VERSION_SQL, {"game_id": game_id}, [(CLOCK_SQL, None)],
+                                          end=True)
+            assert moment is not None, "the clock answers a row"
+            return (row[0] if row is not None else None), aware(moment[0])
         with connection.begin() as transaction:
-            query = select(_games.c.version).where(_games.c.id == game_id)
-            if connection.dialect.name == "postgresql":
-                # FOR SHARE waits for a writer's FOR UPDATE (and it for this), but not for other screens.
-                query = query.with_for_update(read=True)
-            version = connection.execute(query).scalar()
+            version = connection.execute(_VERSION_BY_ID, {"game_id": game_id}).scalar()
             now = locked_now(connection)
             transaction.rollback()
     return version, now
+
+
+_VERSION_BY_ID = select(_games.c.version).where(_games.c.id == bindparam("game_id"))
+# FOR SHARE waits for a writer's FOR UPDATE (and it for this), but not for other screens.
+_SHARED_VERSION_SQL = (str(_VERSION_BY_ID.with_for_update(read=True).compile(dialect=POSTGRESQL)),
+                       str(_VERSION_BY_ID.with_for_update(read=True, nowait=True).compile(dialect=POSTGRESQL)))
 
 
 def _standing(state: GameState, now: datetime) -> GameState:

@@ -13,20 +13,17 @@ import hashlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 
-from . import games, pace
+from . import games
 from .access import masked
 from .clock import aware, utcnow
-from .extensions import POSTGRESQL, WRITE_LOCK, db, driven
+from .extensions import POSTGRESQL, begun_together, db, locked_together
 from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
-
-if TYPE_CHECKING:
-    import psycopg
 
 _games, _events, _secrets, _plays, _seats, _requests, _taps, _tries, _grants = (
     cast(Table, model.__table__)
@@ -77,58 +74,22 @@ class Locked:
 def lock_with_tap(public_id: str, deleted: bool, tap: Tap | None) -> Locked:
     """Lock a game's row (`lock`), then read the deciding clock and look the tap up, under the lock.
 
-    On PostgreSQL the three go in one round trip with the transaction's BEGIN (psycopg's pipeline): the
+    On PostgreSQL the three go in one round trip with the transaction's BEGIN (`extensions.locked_together`): the
     database runs them in order, each statement reading what was committed when it starts, so the clock and
-    the tap are read once the lock is had, as one after the other would (docs/performance.md, "A write in
-    two round trips").
+    the tap are read once the lock is had, as one after the other would; a lock another request holds is waited
+    for in the process (docs/performance.md, "A write in two round trips" and "Results read against the locked
+    game").
     """
     connection = db.session.connection()
     if connection.dialect.name != "postgresql" or not games.PUBLIC_ID.fullmatch(public_id):
         found = lock(public_id, deleted)
         return Locked(found, games.locked_now(connection), tap_answer(tap) if tap is not None else None)
-    from psycopg.errors import LockNotAvailable
-
-    deadline = connection.get_execution_options().get(WRITE_LOCK)
-    pause = 0.001
-    with driven(connection) as driver:
-        while True:
-            try:
-                return _lock_together(driver, public_id, deleted, tap, deadline is not None)
-            except LockNotAvailable as error:
-                # The game's lock is another writer's (the other process's, most often, for a phone of the same
-                # table): waited for here, where time.sleep lets this process's other requests run, as SQLite's is.
-                driver.rollback()
-                if deadline is None or time.monotonic() > deadline:
-                    raise pace.Busy("no lock in time") from error
-                time.sleep(pause)
-                pause = min(pause * 2, 0.01)
-
-
-def _lock_together(driver: psycopg.Connection[Any], public_id: str, deleted: bool, tap: Tap | None,
-                   briefly: bool) -> Locked:
-    """`lock_with_tap` on PostgreSQL, one try; `briefly`: LockNotAvailable if the lock is not had within a few
-    milliseconds (psycopg waits for an answer in C, and the whole process with it)."""
-    from psycopg.pq import TransactionStatus
-
-    if driver.info.transaction_status == TransactionStatus.IDLE:
-        # BEGIN sent as a statement of the pipeline: psycopg's own would wait for its answer first.
-        driver.autocommit = True
-        begin = True
-    else:
-        begin = False
-    with driver.pipeline():
-        if begin:
-            driver.execute("BEGIN")
-        if briefly:
-            driver.execute(_WAIT_A_MOMENT)
-        locking, clock = driver.cursor(), driver.cursor()
-        locking.execute(_LOCK_SQL[deleted], {"public_id": public_id})
-        clock.execute(games.CLOCK_SQL)
-        looking = driver.cursor() if tap is not None else None
-        if looking is not None and tap is not None:
-            looking.execute(_TAP_ANSWER_SQL, {"key": tap.key})
-    row, moment, answer = locking.fetchone(), clock.fetchone(), looking.fetchone() if looking else None
+    then: list[tuple[str, dict[str, Any] | None]] = [(games.CLOCK_SQL, None)]
+    if tap is not None:
+        then.append((_TAP_ANSWER_SQL, {"key": tap.key}))
+    row, moment, *looked_up = locked_together(connection, _LOCK_SQL[deleted], {"public_id": public_id}, then)
     assert moment is not None, "the clock answers a row"
+    answer = looked_up[0] if looked_up else None
     return Locked((row[0], row[1]) if row is not None else None, aware(moment[0]),
                   _answer(tap, answer[0], answer[1]) if tap is not None and answer is not None else None)
 
@@ -172,14 +133,15 @@ def purge_deleted_before(moment: datetime) -> None:
 # --- taps applied, and the end of a change ------------------------------------------------------
 
 _TAP_ANSWER = select(_taps.c.public_id, _taps.c.secret).where(_taps.c.key == bindparam("key"))
-# The lock and the tap's look-up as PostgreSQL is sent them in a pipeline, by psycopg itself (`lock_with_tap`).
-_LOCK_SQL = {deleted: str(statement.compile(dialect=POSTGRESQL)) for deleted, statement in ((False, _LOCK),
-                                                                                             (True, _LOCK_ANY))}
+# The lock, the tap's look-up and the tries' count as PostgreSQL is sent them in a pipeline, by psycopg itself.
+# Each lock as `extensions.locked_together` takes it: waited for in the database, and with NOWAIT.
+_LOCK_SQL = {deleted: (str(statement.compile(dialect=POSTGRESQL)),
+                       str(statement.with_for_update(nowait=True).compile(dialect=POSTGRESQL)))
+             for deleted, statement in ((False, _LOCK), (True, _LOCK_ANY))}
 _TAP_ANSWER_SQL = str(_TAP_ANSWER.compile(dialect=POSTGRESQL))
-# A write's first wait for a game's lock, inside the database (another writer holds it a few milliseconds at most,
-# nearly always); then it waits in the process (`lock_with_tap`).
-_WAIT_A_MOMENT = "SET LOCAL lock_timeout = '10ms'"
-
+_RECENT_TRIES = select(func.count()).select_from(_tries).where(_tries.c.bucket == bindparam("bucket"),
+                                                              _tries.c.at > bindparam("since"))
+_RECENT_TRIES_SQL = str(_RECENT_TRIES.compile(dialect=POSTGRESQL))
 # A phone's waiting taps are sent again in the order tapped, so a tap sent again is never older than the taps its
 # browser made since: the newest hundred per browser and game cover every tap a phone makes in a whole game
 # (a Skull King game of ten hands is some fifty), and a flood of taps keeps no more.
@@ -222,9 +184,15 @@ class AppliedAlready(Exception):
 
 
 def tap_answer(tap: Tap) -> tuple[str, str | None] | None:
-    """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None."""
-    row = db.session.connection().execute(_TAP_ANSWER, {"key": tap.key}).first()
-    return _answer(tap, row.public_id, row.secret) if row is not None else None
+    """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None.
+
+    On PostgreSQL, sent with the transaction's BEGIN when it is the first statement of a write (a new game's)."""
+    connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        (row,) = begun_together(connection, [(_TAP_ANSWER_SQL, {"key": tap.key})])
+    else:
+        row = connection.execute(_TAP_ANSWER, {"key": tap.key}).first()
+    return _answer(tap, row[0], row[1]) if row is not None else None
 
 
 def _answer(tap: Tap, public_id: str, secret: str | None) -> tuple[str, str | None]:
@@ -380,10 +348,16 @@ class Tries:
     buckets: list[str] = field(default_factory=list)
 
     def recent(self, bucket: str) -> int:
-        """How many tries `bucket` counted since `since`."""
-        return db.session.connection().execute(
-            select(func.count()).select_from(_tries).where(_tries.c.bucket == bucket[:64], _tries.c.at > self.since)
-        ).scalar_one()
+        """How many tries `bucket` counted since `since` (on PostgreSQL, the first with the transaction's BEGIN)."""
+        connection = db.session.connection()
+        values = {"bucket": bucket[:64], "since": self.since}
+        if connection.dialect.name != "postgresql":
+            return int(connection.execute(_RECENT_TRIES, values).scalar_one())
+        # The column holds UTC without its zone, as `clock.Moment` stores it.
+        values["since"] = self.since.astimezone(UTC).replace(tzinfo=None)
+        (row,) = begun_together(connection, [(_RECENT_TRIES_SQL, values)])
+        assert row is not None, "a count answers a row"
+        return int(row[0])
 
 
 def count_tries(tries: Tries) -> None:

@@ -106,3 +106,42 @@ def test_a_bid_and_a_page_wait_for_postgresql_few_times(counted: tuple[Flask, Ro
     # Another process's change, as this one sees it: its kept game is of an older version.
     app.extensions["version_caches"].clear()
     assert trips(proxy, phones[2], "GET", url) == 2
+
+
+def test_the_results_and_the_end_of_a_count_wait_for_postgresql_few_times(counted: tuple[Flask, RoundTrips]) -> None:
+    """A phone's results (a draft, then Done) are read against the locked game: two round trips each, no read of the
+    game before (three before: its version first). The last bid starts the count, and its end is confirmed under the game's lock (BEGIN, the lock, the
+    clock and the end together): one round trip more, where the count here is no time at all."""
+    app, proxy = counted
+    host = app.test_client()
+    url = new_game(host, ["Anne", "Ben"])
+    phones = []
+    for seat in range(2):
+        phone = app.test_client()
+        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
+        phones.append(phone)
+    phones[0].get(url, headers=HTMX)
+    assert trips(proxy, phones[0], "POST", f"{url}/hands/1/bid", data={"bid": 1}) == 2
+    assert trips(proxy, phones[1], "POST", f"{url}/hands/1/bid", data={"bid": 0}) == 3
+    assert trips(proxy, phones[0], "POST", f"{url}/hands/1", data={"intent": "draft", "tricks-0": 0}) == 2
+    assert trips(proxy, phones[0], "POST", f"{url}/hands/1", data={"intent": "done", "tricks-0": 0}) == 2
+    # The last closes the hand and opens the next one's bids: its answer reads the game afresh (its version, its rows).
+    assert trips(proxy, phones[1], "POST", f"{url}/hands/1", data={"intent": "done", "tricks-1": 1}) == 4
+
+
+def test_a_new_game_and_a_join_wait_for_postgresql_few_times(counted: tuple[Flask, RoundTrips]) -> None:
+    """A new game: the try counted against the rate limit (its count sent with BEGIN, then its row with the commit),
+    then the game (BEGIN with the tap's look-up, the join code checked unused, the game's row, its seats, the rest
+    with the commit): seven round trips. A phone's join: two."""
+    app, proxy = counted
+    host = app.test_client()
+    host.get("/games/new")
+    before = proxy.count
+    created = host.post("/games/new", data={"player": ["Anne", "Ben"], "ruleset": "classic"},
+                        headers={"X-Tap": "c" * 32})
+    assert created.status_code == 303
+    assert proxy.count - before == 7
+    url = created.headers["Location"]
+    phone = app.test_client()
+    phone.get(f"{url}/join")
+    assert trips(proxy, phone, "POST", f"{url}/join", data={"seat": 0}) == 2

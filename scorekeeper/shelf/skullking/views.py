@@ -15,7 +15,7 @@ from ... import forms, games, service
 from ...access import Actor, Role, identify
 from ...clock import epoch_ms
 from ...i18n import gettext
-from ...kinds import Context, Form, game_folder
+from ...kinds import Context, Decided, Form, Missing, Refused, game_folder
 from ...views.labels import problems_by_player, say
 from ...views.pushed import PushedPage, card_fingerprint, host_card_parts
 from ...views.rendering import after, drawn_once, not_yours, page, see_other
@@ -257,48 +257,65 @@ def deal(public_id: str, number: int) -> ResponseReturnValue:
 @bp.route("/games/<public_id>/hands/<int:number>", methods=["GET", "POST"])
 def hand(public_id: str, number: int) -> ResponseReturnValue:
     """A hand's results: entered by the phones and the host while played, corrected by the host once scored."""
+    if request.method == "POST" and request.form.get("intent") != "correct":
+        return results(public_id, number)
     game = load_state(public_id)
     hand = load_hand(game, number)
     me = visitor(game)
-    table = reading.table_of(game)
     if request.method == "GET":
         if hand.phase != Phase.SCORED or not me.is_host:
             return see_other(url_for("pages.game", public_id=public_id))
         return page("skullking/hand.html", title=gettext("Hand %(number)d", number=number),
                     **card_context(game, hand, me))
-    if request.form.get("intent") == "correct":
-        if not me.is_host:
-            # Only the host corrects; a phone is not shown a form it cannot use.
-            raise service.NotAllowed()
-        return correct(game, hand, table)
+    if not me.is_host:
+        # Only the host corrects; a phone is not shown a form it cannot use.
+        raise service.NotAllowed()
+    return correct(game, hand, reading.table_of(game))
+
+
+def results(public_id: str, number: int) -> ResponseReturnValue:
+    """Results of a hand in play, a phone's own or the host's for the players without a phone.
+
+    The form is read against the locked game (the seats it may carry are those of the browser as the game knows it
+    now), so a tap costs no read of the game before its write: a phone's results are most of a hand's taps.
+    """
     try:
         intent = Intent(request.form.get("intent", Intent.SCORE))
     except ValueError:
         intent = Intent.SCORE
-    # A trick, a trick nobody won or "change it" carry no fields; the others carry a phone's
-    # own, or for the host those of the players without a phone (the others enter their own).
-    seats: tuple[int, ...] = ()
-    if intent in (Intent.DRAFT, Intent.DONE, Intent.MADE, Intent.SCORE):
-        if me.is_host:
-            seats = tuple(s.position for s in game.seats if not s.has_phone)
-        elif me.seat is not None:
-            seats = (me.seat,)
-    parsed = hand_forms.parse_results(request.form, table, number, seats)
-    if parsed.problems:
-        return game_page(game, 422, parsed.problems, request.form if me.is_host else None)
-    results = Results(intent, parsed.reports, parsed.lost_tricks)
-    outcome = service.play(public_id, credentials(public_id),
-                           lambda game, actor: changes.record_results(game, actor, number, results))
+    form = request.form
+    # What a refused form shows again: the host's form as sent, a phone's result as it sent it.
+    shown: dict[str, Any] = {}
+
+    def decide(game: games.GameState, actor: Actor) -> Decided:
+        hand = reading.hand_at(game, number)
+        if hand is None:
+            return Missing(number)
+        # A trick, a trick nobody won or "change it" carry no fields; the others carry a phone's
+        # own, or for the host those of the players without a phone (the others enter their own).
+        seats: tuple[int, ...] = ()
+        if intent in (Intent.DRAFT, Intent.DONE, Intent.MADE, Intent.SCORE):
+            if actor.is_host:
+                seats = tuple(s.position for s in game.seats if not s.has_phone)
+            elif actor.seat is not None:
+                seats = (actor.seat,)
+        if actor.is_host:
+            shown["form"] = form
+        parsed = hand_forms.parse_results(form, reading.table_of(game), number, seats)
+        if parsed.problems:
+            return Refused(tuple(parsed.problems))
+        if actor.seat is not None and actor.seat in parsed.reports:
+            # Refused, the card shows what the phone sent, not what is stored.
+            player = reading.hand_of(game, hand).entries[actor.seat]
+            shown["typed"] = parsed.reports[actor.seat].entry(player.player, player.revealed_bid or 0)
+        return changes.record_results(game, actor, number, Results(intent, parsed.reports, parsed.lost_tricks))
+
+    outcome = service.play(public_id, credentials(public_id), decide)
     if outcome.stale and intent == Intent.DRAFT:
         # A late autosave for a hand that has moved on: nothing to keep. (Any other tap that came after the hand
         # closed is answered by `after`, as every change's is: nothing applied, in words.)
         return Response(status=204)
-    typed = None
-    if me.seat is not None and me.seat in parsed.reports:
-        # Refused, the card shows what the phone sent, not what is stored.
-        player = reading.hand_of(game, hand).entries[me.seat]
-        typed = parsed.reports[me.seat].entry(player.player, player.revealed_bid or 0)
-    return after(outcome, form=request.form if me.is_host else None, typed=typed)
+    return after(outcome, form=shown.get("form"), typed=shown.get("typed"))
 
 
 def correct(game: games.GameState, hand: HandState, table: rules.Setup) -> ResponseReturnValue:
