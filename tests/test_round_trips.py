@@ -85,6 +85,16 @@ def trips(proxy: RoundTrips, client: FlaskClient, method: str, path: str, **kwar
     return proxy.count - before
 
 
+def seated_phones(app: Flask, url: str, players: int) -> list[FlaskClient]:
+    """A phone joined at each seat of the game at `url`."""
+    phones = []
+    for seat in range(players):
+        phone = app.test_client()
+        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
+        phones.append(phone)
+    return phones
+
+
 def test_a_bid_and_a_page_wait_for_postgresql_few_times(counted: tuple[Flask, RoundTrips]) -> None:
     """A phone's bid: the lock with BEGIN, the clock and the tap's look-up, then the change with its commit: two round
     trips (no check of the pool's connection first). A page of a game this process has read: the game's version, one.
@@ -92,11 +102,7 @@ def test_a_bid_and_a_page_wait_for_postgresql_few_times(counted: tuple[Flask, Ro
     app, proxy = counted
     host = app.test_client()
     url = new_game(host, ["Anne", "Ben", "Cleo"])
-    phones = []
-    for seat in range(3):
-        phone = app.test_client()
-        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
-        phones.append(phone)
+    phones = seated_phones(app, url, 3)
     # The pool's connections are open and the game read: what follows counts the requests' own round trips.
     phones[0].get(url, headers=HTMX)
     assert trips(proxy, phones[0], "GET", url) == 1
@@ -110,16 +116,13 @@ def test_a_bid_and_a_page_wait_for_postgresql_few_times(counted: tuple[Flask, Ro
 
 def test_the_results_and_the_end_of_a_count_wait_for_postgresql_few_times(counted: tuple[Flask, RoundTrips]) -> None:
     """A phone's results (a draft, then Done) are read against the locked game: two round trips each, no read of the
-    game before (three before: its version first). The last bid starts the count, and its end is confirmed under the game's lock (BEGIN, the lock, the
-    clock and the end together): one round trip more, where the count here is no time at all."""
+    game before (three before: its version first). The last bid starts the count, and its end is confirmed under the
+    game's lock (BEGIN, the lock, the clock and the end together): one round trip more, where the count here is no
+    time at all."""
     app, proxy = counted
     host = app.test_client()
     url = new_game(host, ["Anne", "Ben"])
-    phones = []
-    for seat in range(2):
-        phone = app.test_client()
-        assert phone.post(f"{url}/join", data={"seat": seat}).status_code == 303
-        phones.append(phone)
+    phones = seated_phones(app, url, 2)
     phones[0].get(url, headers=HTMX)
     assert trips(proxy, phones[0], "POST", f"{url}/hands/1/bid", data={"bid": 1}) == 2
     assert trips(proxy, phones[1], "POST", f"{url}/hands/1/bid", data={"bid": 0}) == 3
