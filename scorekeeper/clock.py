@@ -24,6 +24,11 @@ def aware(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
+def stored(moment: datetime) -> datetime:
+    """`moment` as the database keeps it: UTC without a zone (a moment without one is UTC already)."""
+    return aware(moment).astimezone(UTC).replace(tzinfo=None)
+
+
 def epoch_ms(moment: datetime | None) -> int | None:
     """A moment in milliseconds since 1970, as a browser's clock counts (`Date.now()`); None for none."""
     return None if moment is None else int(aware(moment).timestamp() * 1000)
@@ -37,7 +42,7 @@ class Moment(TypeDecorator[datetime]):
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         """Stored as UTC without a zone (a moment without one is UTC already)."""
-        return None if value is None else aware(value).astimezone(UTC).replace(tzinfo=None)
+        return None if value is None else stored(value)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         """Read back with its zone, UTC."""

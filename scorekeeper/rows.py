@@ -13,15 +13,15 @@ import hashlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 
 from . import games
 from .access import masked
-from .clock import aware, utcnow
-from .extensions import POSTGRESQL, begun_together, db, locked_together
+from .clock import aware, stored, utcnow
+from .extensions import POSTGRESQL, WRITE_LOCK, begun_together, db, locked_together
 from .models import Event, Game, HostGrant, LimitedTry, Play, Seat, SeatRequest, SecretEntry
 from .models import Tap as TapRecord
 
@@ -186,9 +186,10 @@ class AppliedAlready(Exception):
 def tap_answer(tap: Tap) -> tuple[str, str | None] | None:
     """The answer a tap was given when it was applied (the game it showed, the secret it handed over), or None.
 
-    On PostgreSQL, sent with the transaction's BEGIN when it is the first statement of a write (a new game's)."""
+    On PostgreSQL, sent with the transaction's BEGIN when it is the first statement of a write (a new game's); read
+    alone elsewhere (after a write's rollback), where no transaction is wanted."""
     connection = db.session.connection()
-    if connection.dialect.name == "postgresql":
+    if connection.dialect.name == "postgresql" and WRITE_LOCK in connection.get_execution_options():
         (row,) = begun_together(connection, [(_TAP_ANSWER_SQL, {"key": tap.key})])
     else:
         row = connection.execute(_TAP_ANSWER, {"key": tap.key}).first()
@@ -353,8 +354,8 @@ class Tries:
         values = {"bucket": bucket[:64], "since": self.since}
         if connection.dialect.name != "postgresql":
             return int(connection.execute(_RECENT_TRIES, values).scalar_one())
-        # The column holds UTC without its zone, as `clock.Moment` stores it.
-        values["since"] = self.since.astimezone(UTC).replace(tzinfo=None)
+        # Sent by psycopg itself, not through `clock.Moment`: as the column holds it.
+        values["since"] = stored(self.since)
         (row,) = begun_together(connection, [(_RECENT_TRIES_SQL, values)])
         assert row is not None, "a count answers a row"
         return int(row[0])
