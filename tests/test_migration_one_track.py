@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -18,6 +19,8 @@ from tests.test_migration import SKULL_KING_IN_PLAY, THE_APP_AS_IT_WAS, client_a
 # The release before the move: Skull King's hands in its own tables (`hand`, `entry`).
 BEFORE = "e583922"
 PREVIOUS_HEAD = "c7d1e9a3b5f2"
+# The head before a scored hand held its bids and loads.
+SCORED_HANDS_WITHOUT_BIDS = "e7b9d2f4a6c8"
 
 MAKE_GAMES = THE_APP_AS_IT_WAS + r'''
 def end_count(url):
@@ -130,6 +133,10 @@ def test_every_game_keeps_its_pads_and_secrets_on_the_table_s_plays(before: list
 
         stored = db.session.scalars(db.select(Play).join(Game).where(Game.kind == NAME)).all()
         assert len(stored) >= 5 and all(HAND.dump(HAND.load(play.data)) == play.data for play in stored)
+        # A scored hand holds its bids and loads, as the table's secret entries have them; an open one none.
+        assert sum(play.closed for play in stored) >= 3
+        for play in stored:
+            assert held_by_play(play) == (secrets_of_play(play) if play.closed else {}), play.data
         assert hand_now(next(g for g in before if g["name"] == "counting")["url"]).phase == "counting"
         bidding = next(g for g in before if g["name"] == "bidding")["url"]
         assert hand_now(bidding, 1).phase == "scored" and hand_now(bidding, 2).phase == "bidding"
@@ -149,6 +156,28 @@ def test_every_game_keeps_its_pads_and_secrets_on_the_table_s_plays(before: list
                                                                       f"tricks-{seat}": tricks}).status_code == 303
     with app.app_context():
         assert hand_now(counting["url"], 1).phase == "scored" and hand_now(counting["url"], 2).phase == "bidding"
+        # The hand scored now holds its bids as well.
+        from scorekeeper.extensions import db
+        from scorekeeper.models import Game, Play
+
+        scored = db.session.scalars(db.select(Play).join(Game).where(
+            Game.public_id == counting["url"].rsplit("/", 1)[-1], Play.number == 1)).one()
+        assert held_by_play(scored) == secrets_of_play(scored) and len(held_by_play(scored)) == 3
+
+
+def held_by_play(play: Any) -> dict[tuple[int, str], object]:
+    """The bids and loads a Skull King hand's play holds, by seat and name."""
+    return {(seat, name): entry[name] for seat, entry in enumerate(play.data["entries"])
+            for name in ("bid", "shot") if entry[name] is not None}
+
+
+def secrets_of_play(play: Any) -> dict[tuple[int, str], object]:
+    """The table's secret entries of a play, by seat and name."""
+    from scorekeeper.extensions import db
+    from scorekeeper.models import SecretEntry
+
+    return {(entry.seat, entry.name): entry.value for entry in db.session.scalars(db.select(SecretEntry).where(
+        SecretEntry.game_id == play.game_id, SecretEntry.play == play.number))}
 
 
 def test_the_move_goes_back_and_forth(before: list[dict], database_url: str) -> None:
@@ -157,8 +186,21 @@ def test_the_move_goes_back_and_forth(before: list[dict], database_url: str) -> 
 
     app: Flask = make_app(database_url, SECRET_KEY="same")
     with app.app_context():
+        from scorekeeper.extensions import db
+        from scorekeeper.models import Game, Play
+        from scorekeeper.shelf.skullking import NAME
+
+        def entries() -> list[dict[str, object]]:
+            plays = db.session.scalars(db.select(Play).join(Game).where(Game.kind == NAME)).all()
+            db.session.rollback()
+            return [entry for play in plays for entry in play.data["entries"]]
+
+        # Before a scored hand held its bids and loads: none in any hand; back up, each scored one's again.
+        downgrade(revision=SCORED_HANDS_WITHOUT_BIDS)
+        assert entries() and not [entry for entry in entries() if {"bid", "shot"} & entry.keys()]
         downgrade(revision=PREVIOUS_HEAD)
         upgrade()
+        assert any(entry["bid"] is not None for entry in entries())
     for game in before:
         host = client_as(app, game["host"])
         assert host.get(f"{game['url']}/pad.json").get_json() == game["pad"], game["name"]

@@ -424,6 +424,38 @@ def test_a_correction_of_an_earlier_hand_moves_every_row_after_it(app: Flask, cl
         total - delta for row in before[2:] for total, delta in zip((c.total for c in row.cells), (20, 50), strict=True)]
 
 
+
+def test_a_scored_hand_s_play_holds_the_bids_its_pad_shows_and_an_open_one_none(
+        app: Flask, client: FlaskClient, finished_pad: dict[str, Any]) -> None:
+    """Scored by play, corrected by the host, or imported: each scored hand's stored play holds every bid as the pad
+    file has it; the hand still open holds none (its bids are the table's secret entries alone)."""
+    from scorekeeper.models import Play
+
+    played = play_short_game(client)
+    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1", "intent": "correct"}
+    assert client.post(f"{played}/hands/2", data=data).status_code == 303
+    imported = import_as_host(client, finished_pad)
+    going_on = new_game(client, ["Anne", "Ben"], "modern", rounds="whirlpool")
+    bid_all(client, going_on, 1, [9, 0])
+    assert client.post(f"{going_on}/hands/1", data=results([9, 0])).status_code == 303
+    bid_all(client, going_on, 2, [3, 4])
+    # The bids as they were entered: played (hand 2 corrected to 6 and 1), imported, and one hand scored of a game
+    # going on, whose second hand is being bid.
+    entered = {played: [[9, 0], [6, 1], [5, 0], [3, 0], [1, 0]],
+               imported: [[entry["bid"] for entry in hand["entries"]] for hand in finished_pad["hands"]],
+               going_on: [[9, 0], [None, None]]}
+    for url in (played, imported, going_on):
+        pad = json.loads(client.get(f"{url}/pad.json").data)
+        with app.app_context():
+            plays = db.session.scalars(db.select(Play).join(Game).where(Game.public_id == url.rsplit("/", 1)[-1])
+                                       .order_by(Play.number)).all()
+            stored = [(play.closed, [entry["bid"] for entry in play.data["entries"]]) for play in plays]
+        assert any(closed for closed, _ in stored), url
+        for number, (closed, bids) in enumerate(stored, start=1):
+            in_pad = [entry["bid"] for entry in pad["hands"][number - 1]["entries"]] if closed else [None, None]
+            assert bids == in_pad, (url, number)
+        assert [bids for _, bids in stored] == entered[url], url
+
 def test_an_invalid_correction_changes_nothing(client: FlaskClient) -> None:
     url = play_short_game(client)
     before = client.get(f"{url}/pad.json").data

@@ -54,10 +54,13 @@ def started(table: Setup, hands: list[Hand]) -> Started:
         loading = cannons and any(e.shot is None for e in hand.entries)
         phase = Phase.SCORED if hand.finished else Phase.LOADING if loading else Phase.PLAYING
         entries = []
+        scored = phase == Phase.SCORED
         for entry in sorted(hand.entries, key=lambda e: positions[e.player]):
             values = entered(entry, positions)
+            # A scored hand's play holds its bids and loads too; an open one's are the table's secret entries only.
             entries.append(EntryRow(entry.tricks, values["bonuses"], values["loot_with"], entry.wager,
-                                    entry.bid_changed_from))
+                                    entry.bid_changed_from, bid=entry.bid if scored else None,
+                                    shot=entry.shot if scored else None))
             secrets += [(number, positions[entry.player], name, value)
                         for name, value in ((BID, entry.bid), (SHOT, entry.shot)) if value is not None]
         row = HandRow(hand.cards, hand.lost_tricks, phase, False, cannons, (), tuple(entries))

@@ -39,10 +39,11 @@ class EntryState:
     # Whether a cannon is loaded: the table may know that much while the loads are secret.
     loaded: bool = False
 
-    def row(self) -> EntryRow:
-        """What its row stores (the bid and the load are the table's secret entries)."""
+    def row(self, scored: bool) -> EntryRow:
+        """What its row stores: the bid and the load only once its hand is `scored` (before, they are the table's
+        secret entries)."""
         return EntryRow(self.tricks, self.bonuses, self.loot_with, self.wager, self.bid_changed_from, self.done,
-                        self.fixing)
+                        self.fixing, self.bid if scored else None, self.shot if scored else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +66,9 @@ class HandState:
 
     def row(self) -> HandRow:
         """What its play stores."""
+        scored = self.stored_phase == Phase.SCORED
         return HandRow(self.cards, self.lost_tricks, self.stored_phase, self.corrected, self.cannons, self.claimed,
-                       tuple(e.row() for e in self.entries))
+                       tuple(e.row(scored) for e in self.entries))
 
 
 def hands(game: GameState) -> tuple[HandState, ...]:
@@ -96,8 +98,13 @@ def hands(game: GameState) -> tuple[HandState, ...]:
 
 
 def _hand(game: GameState, number: int, row: HandRow) -> HandState:
-    """Hand `number` as this view of the game shows it: its row, with the bids and loads the view has."""
-    bids, shots = game.secrets_of(number, BID), game.secrets_of(number, SHOT)
+    """Hand `number` as this view of the game shows it: its row, with the bids and loads the view has (a scored
+    hand's are in its row, shown to everyone)."""
+    if row.phase == Phase.SCORED:
+        bids = {seat: e.bid for seat, e in enumerate(row.entries) if e.bid is not None}
+        shots = {seat: e.shot for seat, e in enumerate(row.entries) if e.shot is not None}
+    else:
+        bids, shots = game.secrets_of(number, BID), game.secrets_of(number, SHOT)
     count = game.count
     reveal_at = count.reveal_at if count is not None and count.play == number else None
     entries = tuple(EntryState(seat, bids.get(seat), e.tricks, dict(e.bonuses), e.loot_with, e.wager, shots.get(seat),

@@ -1,9 +1,10 @@
 """Skull King's hands as the table keeps them: each hand one of its game's plays (the table's rows), its own
 values and its entries in the play's data, read and written as plain values.
 
-A hand's bids and cannon loads are not here: they are secret entries, which the table keeps
-(`models.SecretEntry`), hides and reveals together (`games.Count`). This module knows the
-hands' plays only; `reading.py` puts a hand together with its secrets and the count.
+A hand's bids and cannon loads are secret entries while it is open, which the table keeps
+(`models.SecretEntry`), hides and reveals together (`games.Count`); a scored hand's play holds
+them too, so a closed play says all it scored. This module knows the hands' plays only;
+`reading.py` puts an open hand together with its secrets and the count.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ class EntryRow:
     bid_changed_from: int | None = None
     done: bool = False
     fixing: bool = False
+    # Its bid and load once the hand is scored (None before: then they are the table's secret entries).
+    bid: int | None = None
+    shot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
