@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, make_url, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -380,6 +380,75 @@ def drop_the_app_s_connections(database_url: str) -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
             "AND pid <> pg_backend_pid() AND application_name NOT LIKE %(listener)s", {"listener": f"{LISTENER_NAME}%"})
     engine.dispose()
+
+
+
+def socket_url(url: str) -> str:
+    """The same database reached through the server's Unix socket (its first socket folder), not TCP, its connections
+    named."""
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        folder = str(connection.exec_driver_sql("SHOW unix_socket_directories").scalar()).split(",")[0].strip()
+    engine.dispose()
+    return (make_url(url).set(host=None, port=None, query={"host": folder, "application_name": "socket test"})
+            .render_as_string(hide_password=False))
+
+
+def test_on_postgresql_the_server_reaches_its_database_through_its_unix_socket(database_url: str,
+                                                                            tmp_path: Path) -> None:
+    """PostgreSQL on the same machine, given by its socket (as `docs/hosting.md` advises there): the server's
+    writes, its reads and its LISTEN go through the socket, and a change reaches a screen."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("a Unix socket of PostgreSQL's")
+    url = socket_url(database_url)
+    try:
+        engine = create_engine(url)
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+        engine.dispose()
+    except OperationalError as error:
+        if os.environ.get("CI") == "true":
+            raise  # `.ci/run` lets the test role in through the socket with its password
+        pytest.skip(f"this PostgreSQL does not let the test role in through its socket: {error}")
+    server = ProductionServer(tmp_path, url, WEB_CONCURRENCY="1")
+    stream = None
+    try:
+        server.start()
+        host = Phone(server.base)
+        host.get("/games/new")
+        status, game = host.post("/games/new", {"ruleset": "classic", "player": ["Anne", "Ben"]})
+        assert status == 303
+        stream = Stream(server.base, f"{game}/events")
+        deadline = time.monotonic() + 15
+        while listeners(database_url, [server]) < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert listeners(database_url, [server]) == 1, "the server listens for changes"
+        while not stream.editions() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        shown = max(edition for _, edition in stream.editions())
+        assert host.post(f"{game}/hands/1/bid", {"seat": 0, "bid": 1})[0] == 303
+        deadline = time.monotonic() + 5
+        while not [e for _, e in stream.editions() if e > shown] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [e for _, e in stream.editions() if e > shown], "the change never reached the screen"
+        # The server's connections (its pool's, named by the address, and its worker's LISTEN) came through the
+        # socket: PostgreSQL sees no client address for them.
+        assert server.process is not None
+        workers = [int(pid) for pid in Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children")
+                   .read_text().split()]
+        names = ["socket test", *(f"{LISTENER_NAME} {pid}" for pid in workers)]
+        engine = create_engine(database_url)
+        with engine.connect() as connection:
+            found = dict(connection.exec_driver_sql(
+                "SELECT application_name, bool_and(client_addr IS NULL) FROM pg_stat_activity "
+                "WHERE application_name = ANY(%(names)s) GROUP BY application_name", {"names": names}).all())
+        engine.dispose()
+        assert "socket test" in found and any(name.startswith(LISTENER_NAME) for name in found), found
+        assert all(found.values()), found
+    finally:
+        if stream is not None:
+            stream.close()
+        server.stop()
 
 
 @pytest.mark.parametrize("way", ["page", "bid"])
