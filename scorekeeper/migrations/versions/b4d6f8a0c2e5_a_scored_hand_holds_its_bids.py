@@ -26,8 +26,8 @@ secret_entry = sa.table('secret_entry', sa.column('game_id', sa.Integer), sa.col
 game = sa.table('game', sa.column('id', sa.Integer), sa.column('kind', sa.String))
 
 SKULL_KING = 'skull-king'
-# The secret entries a scored hand's entries hold, by the name each has in the play's data.
-HELD = (('bid', 'bid'), ('shot', 'shot'))
+# The secret entries a scored hand's entries hold, each under its own name.
+HELD = ('bid', 'shot')
 
 
 def _hands(connection):
@@ -44,8 +44,8 @@ def upgrade():
                   secret_entry.c.value)
         .join(game, game.c.id == secret_entry.c.game_id).where(game.c.kind == SKULL_KING)).all()}
     for r in _hands(connection):
-        entries = [{**entry, **{key: kept.get((r.game_id, r.number, seat, name)) if r.closed else None
-                                for key, name in HELD}}
+        entries = [{**entry, **{name: kept.get((r.game_id, r.number, seat, name)) if r.closed else None
+                                for name in HELD}}
                    for seat, entry in enumerate(r.data.get('entries', []))]
         connection.execute(sa.update(play).where(play.c.id == r.id).values(data={**r.data, 'entries': entries}))
 
@@ -53,6 +53,6 @@ def upgrade():
 def downgrade():
     connection = op.get_bind()
     for r in _hands(connection):
-        entries = [{key: value for key, value in entry.items() if key not in dict(HELD)}
+        entries = [{key: value for key, value in entry.items() if key not in HELD}
                    for entry in r.data.get('entries', [])]
         connection.execute(sa.update(play).where(play.c.id == r.id).values(data={**r.data, 'entries': entries}))
