@@ -19,15 +19,24 @@ class Role(StrEnum):
 
 @dataclass(frozen=True)
 class Actor:
-    """A browser at one game, as the game knows it: its role and, for a phone, its seat."""
+    """A browser at one game, as the game knows it: its role and, for a phone, its seat; for the host, the seats
+    with a phone of their own (whose entries only that phone makes)."""
 
     role: Role
     seat: int | None = None
+    phones: frozenset[int] = frozenset()
 
     @property
     def is_host(self) -> bool:
         """Whether this browser runs the game."""
         return self.role == Role.HOST
+
+    def enters_for(self, seat: int) -> bool:
+        """Whether this browser makes `seat`'s own entries (a bid, tricks, points): a phone its own seat's, the host
+        those of the seats without a phone."""
+        if self.role == Role.SEAT:
+            return seat == self.seat
+        return self.is_host and seat not in self.phones
 
 
 VIEWER = Actor(Role.VIEWER)
@@ -91,7 +100,7 @@ def identify(game: Any, credentials: Credentials) -> Actor:
     """The role that `credentials` give at `game`; anything unknown is a viewer."""
     digest = _digest(credentials.host_key)
     if digest is not None and game.host_key_hash and hmac.compare_digest(digest, game.host_key_hash):
-        return Actor(Role.HOST)
+        return Actor(Role.HOST, phones=frozenset(s.position for s in game.seats if s.token_hash is not None))
     held = _seat_holding(game, credentials)
     return VIEWER if held is None else Actor(Role.SEAT, held[0])
 

@@ -448,8 +448,9 @@ def secrets_for(game: GameState, play: int) -> kinds.Secrets:
             entries.setdefault(secret.name, {})[secret.seat] = secret.value
     count = game.count
     ours = count is not None and count.play == play
-    return kinds.Secrets(entries, count.reveal_at if ours and count is not None and not count.over else None,
-                         ours and count is not None and count.over)
+    if not ours or count is None:
+        return kinds.Secrets(entries)
+    return kinds.Secrets(entries, None if count.over else count.reveal_at, count.over, count.name)
 
 
 def secrets_seen_by(game: GameState, seat: int | None, play: int) -> kinds.Secrets:

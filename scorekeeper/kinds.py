@@ -210,12 +210,14 @@ def refused(*problems: Problem) -> Refused:
 @dataclass(frozen=True)
 class Secrets:
     """The secret entries of the open play as one screen may see them (`games.secrets_for`): by name, then seat, the
-    value, or None for an entry that is in but not shown to this screen; while the count runs, when it ends; and
-    whether it is over (everyone sees them)."""
+    value, or None for an entry that is in but not shown to this screen; the name of the entries the table
+    collects or counts of this play, if any; while the count runs, when it ends; and whether it is over (everyone
+    sees them)."""
 
     entries: Mapping[str, Mapping[int, Any]] = field(default_factory=dict)
     reveal_at: datetime | None = None
     shown: bool = False
+    counted: str | None = None
 
     def of(self, name: str) -> Mapping[int, Any]:
         """The entries called `name`, by seat."""

@@ -271,7 +271,7 @@ def play(public_id: str, credentials: Credentials, decide: Decision, count_secon
             case kinds.Change() as applied:
                 pass
         # The host enters for the players without a phone only: a phone's entries are its own, in every game.
-        if actor.is_host and any(game.seats[s].has_phone for s in applied.seats):
+        if actor.is_host and not all(actor.enters_for(s) for s in applied.seats):
             raise deny(phone_seat=True)
         number = applied.play
         if applied.secret is not None:

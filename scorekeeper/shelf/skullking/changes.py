@@ -2,21 +2,22 @@
 claimed, corrections.
 
 Each is a decision the table's one write path runs (`service.play`), as every game's change is: it
-reads the game locked, as plain values, and the acting browser, checks access and the rules, and
-says what to write (`Change`: the hand's play, a secret entry, the next hand, the game's end);
-the table writes it, logs the event and stores it all in one transaction, or stores nothing.
+reads the game's plain values (`Played`: its setup, its hands' plays, the open hand's secret entries as
+the acting browser may see them) and the acting browser, checks access and the rules, and says what to
+write (`Change`: the hand's play, a secret entry, the next hand, the game's end); the table writes it,
+logs the event and stores it all in one transaction, or stores nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from ... import games, service
+from ... import games
 from ...access import Actor, Role
-from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, Summary, refused
-from . import feats, hands, reading, rules, storage, tricks
+from ...kinds import STALE, Change, Decided, Denied, KeptPlay, Missing, SeatEntry, Summary, refused
+from . import NAME, feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
 from .reading import EntryState, HandState
 from .rules import N_, Entry, Hand, Problem, Setup
@@ -45,13 +46,62 @@ class Results:
     lost_tricks: int | None = None
 
 
+# --- what a change reads ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Played:
+    """A Skull King game as its changes read it, plain values only: its setup, its plays in order (a scored hand's
+    holds its bids and loads), the open hand with its secret entries as the acting browser may see them (None once
+    the game is over) and whether the game is finished."""
+
+    setup: Setup
+    plays: tuple[KeptPlay, ...]
+    open: HandState | None
+    finished: bool
+
+    def hand(self, number: int) -> HandState | Missing:
+        """Hand `number`, or the answer that it is missing."""
+        if self.open is not None and number == self.open.number:
+            return self.open
+        if not 1 <= number <= len(self.plays) or not self.plays[number - 1].closed:
+            return Missing(number)
+        return reading.hand_of_play(number, storage.HAND.load(self.plays[number - 1].data), reading.NO_SECRETS)
+
+    def scored(self) -> list[Hand]:
+        """The scored hands, in order, as the rules score them."""
+        return [reading.scoring_of(self.setup.players, reading.hand_of_play(
+            number, storage.HAND.load(play.data), reading.NO_SECRETS))
+                for number, play in enumerate(self.plays, start=1) if play.closed]
+
+
+def played(game: games.GameState, actor: Actor) -> Played:
+    """The locked game as Skull King's changes read it: plain values, the open hand's secret entries as `actor` may
+    see them (`games.as_seen_by` decides)."""
+    number = next((play.number for play in game.plays if not play.closed), None)
+    open_hand = None if number is None else reading.hand_of_play(
+        number, storage.HAND.load(game.plays[number - 1].data), games.secrets_seen_by(game, actor.seat, number))
+    return Played(reading.table_of(game), game.plays, open_hand, game.finished_at is not None)
+
+
+# A Skull King change: what it decides from the game's plain values and the acting browser.
+Deciding = Callable[[Played, Actor], Decided]
+
+
+def deciding(decide: Deciding) -> Callable[[games.GameState, Actor], Decided]:
+    """A Skull King change as the table's one write path runs it: on the locked game's plain values (`played`); a
+    game of another kind has no hands (Skull King's addresses find nothing there)."""
+    def run(game: games.GameState, actor: Actor) -> Decided:
+        return decide(played(game, actor), actor) if game.kind == NAME else Missing(game.public_id)
+    return run
+
+
 # --- what a change writes ------------------------------------------------------------
 
 
-def _hand(game: games.GameState, number: int) -> HandState | Missing:
-    """Hand `number` of the locked game, or the answer that it is missing."""
-    hand = reading.hand_at(game, number)
-    return Missing(number) if hand is None else hand
+def _hand(game: Played, number: int) -> HandState | Missing:
+    """Hand `number` of the game, or the answer that it is missing."""
+    return game.hand(number)
 
 
 def _written(before: HandState, after: HandState, event: str) -> Change:
@@ -66,7 +116,7 @@ def _written(before: HandState, after: HandState, event: str) -> Change:
                    shown=shown, event=event)
 
 
-def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int | None | Denied:
+def _entering_for(game: Played, actor: Actor, seat: int | None) -> int | None | Denied:
     """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
     without a phone; None for no such seat; or the answer that it may not."""
     if actor.role == Role.VIEWER:
@@ -75,15 +125,15 @@ def _entering_for(game: games.GameState, actor: Actor, seat: int | None) -> int 
         if seat is not None and seat != actor.seat:
             return Denied()
         return actor.seat
-    seats: Sequence[games.SeatState] = game.seats
-    target = service.seat_at(seats, seat)
-    if target is not None and target.token_hash is not None:
+    if seat is None or not 0 <= seat < len(game.setup.players):
+        return None
+    if not actor.enters_for(seat):
         # The host enters for players without a phone only: a phone's bid, load or trick is its own.
         return Denied(phone_seat=True)
-    return target.position if target is not None else None
+    return seat
 
 
-def _hand_entered_for(game: games.GameState, actor: Actor, number: int,
+def _hand_entered_for(game: Played, actor: Actor, number: int,
                       seat: int | None) -> tuple[HandState, int | None] | Missing | Denied:
     """Hand `number` and the seat this browser enters a secret for in it (`_entering_for`), or why there is none."""
     hand = _hand(game, number)
@@ -93,7 +143,12 @@ def _hand_entered_for(game: games.GameState, actor: Actor, number: int,
     return entering if isinstance(entering, Denied) else (hand, entering)
 
 
-def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
+def _completes(hand: HandState, seat: int, loads: bool = False) -> bool:
+    """Whether the bid (or, `loads`, the load) of `seat` makes the hand's complete: every other seat's is in."""
+    return all(e.position == seat or (e.loaded if loads else e.ready) for e in hand.entries)
+
+
+def place_bid(game: Played, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
@@ -110,9 +165,9 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
         return refused(Problem(N_("Pick a player to bid for."), hand=number))
     if bid is None or not 0 <= bid <= hand.cards:
         return refused(Problem(N_("%(names)s: a bid is 0 to %(cards)d."), {"cards": hand.cards},
-                                    number, (game.seats[seat].name,)))
+                                    number, (game.setup.players[seat],)))
     secret = SeatEntry(seat, BID, bid)
-    if not game.completes(number, BID, seat):
+    if not _completes(hand, seat):
         # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
         return Change(secret=secret, play=number, event="bid")
     # Ready for the results the moment the count ends, with no write needed then.
@@ -120,7 +175,7 @@ def place_bid(game: games.GameState, actor: Actor, number: int, seat: int | None
     return replace(_written(hand, ready, "count"), secret=secret)
 
 
-def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
+def load_cannon(game: Played, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
     A phone loads its own cannon, the host those of players without a phone. The others see
@@ -142,20 +197,20 @@ def load_cannon(game: games.GameState, actor: Actor, number: int, seat: int | No
         return refused(Problem(N_("Pick a player to load for."), hand=number))
     if shot not in rules.SHOTS:
         return refused(Problem(N_("%(names)s: load grapeshot or cannonball."), hand=number,
-                                    players=(game.seats[seat].name,)))
-    event = "fire" if game.completes(number, SHOT, seat) else "load"
+                                    players=(game.setup.players[seat],)))
+    event = "fire" if _completes(hand, seat, loads=True) else "load"
     return replace(_written(hand, replace(hand, stored_phase=Phase.LOADING), event),
                    secret=SeatEntry(seat, SHOT, shot))
 
 
-def change_cards(game: games.GameState, actor: Actor, number: int, cards: int | None) -> Decided:
+def change_cards(game: Played, actor: Actor, number: int, cards: int | None) -> Decided:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         return Denied()
     hand = _hand(game, number)
     if isinstance(hand, Missing):
         return hand
-    table = reading.table_of(game)
+    table = game.setup
     cap = rules.max_cards(table)
     if not hand.phase.is_secret:
         return refused(Problem(N_("The cards can only change before the bids are revealed."), hand=number))
@@ -203,8 +258,7 @@ def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) 
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
-def _settle(game: games.GameState, hand: HandState,
-            editing: int | None) -> tuple[HandState, list[Problem]]:
+def _settle(table: Setup, hand: HandState, editing: int | None) -> tuple[HandState, list[Problem]]:
     """After a change of results: the players of a clash that all of them have entered check theirs again.
 
     Their "done" is withdrawn and they are marked as fixing, so each phone shows one state
@@ -214,17 +268,17 @@ def _settle(game: games.GameState, hand: HandState,
     stands again as entered; the seat `editing` its result now stays open until it says Done.
     Returns the hand so settled and the clashes left.
     """
-    names = [seat.name for seat in game.seats]
+    names = table.players
     seat_of = {name: position for position, name in enumerate(names)}
     entries = list(hand.entries)
-    concerned = {name for problem in reading.clashes_now(game, hand) for name in problem.players}
+    concerned = {name for problem in reading.clashes_now(table, hand) for name in problem.players}
     for entry in hand.entries:
         if entry.fixing and entry.position != editing and names[entry.position] not in concerned:
             entries[entry.position] = replace(entry, fixing=False, done=True)
     # Restored results may clash anew; a clash goes back once all its players say they are done
     # (while one of them is still fixing it, the others' results stand).
     hand = replace(hand, entries=tuple(entries))
-    clashes = reading.clashes_now(game, hand)
+    clashes = reading.clashes_now(table, hand)
     for problem in clashes:
         if all(entries[seat_of[name]].done for name in problem.players):
             for name in problem.players:
@@ -232,9 +286,9 @@ def _settle(game: games.GameState, hand: HandState,
     return replace(hand, entries=tuple(entries)), clashes
 
 
-def _with_entered(game: games.GameState, hand: HandState, scoring: Hand) -> HandState:
+def _with_entered(table: Setup, hand: HandState, scoring: Hand) -> HandState:
     """The stored hand with the values of the rules' `scoring` entered (the phones' done and fixing kept)."""
-    positions = {s.name: s.position for s in game.seats}
+    positions = {name: position for position, name in enumerate(table.players)}
     entries = list(hand.entries)
     for entry in scoring.entries:
         position = positions[entry.player]
@@ -242,7 +296,7 @@ def _with_entered(game: games.GameState, hand: HandState, scoring: Hand) -> Hand
     return replace(hand, cards=scoring.cards, lost_tricks=scoring.lost_tricks, entries=tuple(entries))
 
 
-def record_results(game: games.GameState, actor: Actor, number: int, results: Results) -> Decided:
+def record_results(game: Played, actor: Actor, number: int, results: Results) -> Decided:
     """Results of a hand in play, from a phone (its own) or the host (those of the seats without a phone, and closing
     it): the seats it reports are the ones it enters for, which the table checks against the locked game (a seat a
     phone took since the host's page was drawn is refused to the host)."""
@@ -250,7 +304,7 @@ def record_results(game: games.GameState, actor: Actor, number: int, results: Re
     return replace(decided, entered_for=tuple(results.reports)) if isinstance(decided, Change) else decided
 
 
-def _results_decided(game: games.GameState, actor: Actor, number: int, results: Results) -> Decided:
+def _results_decided(game: Played, actor: Actor, number: int, results: Results) -> Decided:
     """What the results of a hand in play change.
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -265,8 +319,8 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
         return Denied()
     if hand.phase != Phase.PLAYING:
         return STALE
-    table = reading.table_of(game)
-    current = reading.hand_of(game, hand)
+    table = game.setup
+    current = reading.scoring_of(table.players, hand)
     # Every bid is in once a hand is played.
     revealed = [e.revealed_bid or 0 for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
@@ -295,20 +349,20 @@ def _results_decided(game: games.GameState, actor: Actor, number: int, results: 
                              lost != current.lost_tricks)
     if problems:
         return refused(*problems)
-    after = _with_entered(game, hand, scoring)
+    after = _with_entered(table, hand, scoring)
     if phone is not None and results.intent not in LOST_STEPS:
         done = results.intent in (Intent.DONE, Intent.MADE)
         mine = after.entries[phone]
         after = _with_entry(after, replace(mine, done=done, fixing=mine.fixing and not done))
     editing = actor.seat if results.intent in (Intent.DRAFT, Intent.TRICK, Intent.CHANGE) else None
-    after, clashes = (after, []) if closing else _settle(game, after, editing)
+    after, clashes = (after, []) if closing else _settle(table, after, editing)
     everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, scoring)):
         return _close_hand(game, table, hand, after, scoring)
     return _written(hand, after, "result")
 
 
-def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, cards: str) -> Decided:
+def claim_trick(game: Played, actor: Actor, number: int, lead: int, cards: str) -> Decided:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
@@ -322,7 +376,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
         return Denied()
     if hand.phase != Phase.PLAYING:
         return STALE
-    table = reading.table_of(game)
+    table = game.setup
     count = len(table.players)
     try:
         played = tricks.parse_trick(table.ruleset, cards, advanced=table.options.advanced_cards,
@@ -340,7 +394,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     entering = _entering_for(game, actor, seat)
     if isinstance(entering, Denied):
         return entering
-    current = reading.hand_of(game, hand)
+    current = reading.scoring_of(table.players, hand)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)
     for kind, taken in judgement.captures.as_bonuses().items():
@@ -355,7 +409,7 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     locker_seat = (lead + played_at) % count
     # The monsters Davy Jones destroyed score for its player, whoever won the trick: written by this claim for its
     # own phone or, from the host, for a seat without one; a player with a phone of their own counts them there.
-    if monsters and (locker_seat == actor.seat or (actor.is_host and not game.seats[locker_seat].has_phone)):
+    if monsters and actor.enters_for(locker_seat):
         entered += (locker_seat,)
         locker = scoring.entries[locker_seat]
         destroyed = locker.bonuses.get(rules.DAVY_JONES_MONSTERS, 0) + monsters
@@ -365,14 +419,14 @@ def claim_trick(game: games.GameState, actor: Actor, number: int, lead: int, car
     problems = _refusing(rules.validate_hand(table, number, scoring, in_play=True), {mine.player}, False)
     if problems:
         return refused(*problems)
-    after = _with_entered(game, hand, scoring)
-    after, _ = _settle(game, _with_entry(after, replace(after.entries[seat], done=False)), seat)
+    after = _with_entered(table, hand, scoring)
+    after, _ = _settle(table, _with_entry(after, replace(after.entries[seat], done=False)), seat)
     written = tricks.written_trick(played)
     return replace(_written(hand, replace(after, claimed=(*hand.claimed, written)), "result"),
                    entered_for=entered)
 
 
-def correct_hand(game: games.GameState, actor: Actor, number: int, scoring: Hand) -> Decided:
+def correct_hand(game: Played, actor: Actor, number: int, scoring: Hand) -> Decided:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
@@ -382,21 +436,22 @@ def correct_hand(game: games.GameState, actor: Actor, number: int, scoring: Hand
         return hand
     if hand.phase != Phase.SCORED:
         return STALE
-    table = reading.table_of(game)
+    table = game.setup
     problems = rules.validate_hand(table, number, scoring)
     if problems:
         return refused(*problems)
     # A finished game's statistics follow.
-    summary = _summary(game, table, scoring, number) if game.finished_at is not None else None
-    return replace(_written(hand, replace(_with_entered(game, hand, scoring), corrected=True), "correct"),
+    summary = _summary(game, table, scoring, number) if game.finished else None
+    return replace(_written(hand, replace(_with_entered(table, hand, scoring), corrected=True), "correct"),
                    summary=summary)
 
 
-def _summary(game: games.GameState, table: Setup, changed: Hand, number: int) -> Summary:
-    """What a finished game leaves for its crew's statistics, with hand `number` now as `changed`."""
-    played = [changed if r.number == number else reading.hand_of(game, r) for r in reading.hands(game)
-              if r.phase == Phase.SCORED or r.number == number]
-    return feats.summary(table, played)
+def _summary(game: Played, table: Setup, changed: Hand, number: int) -> Summary:
+    """What a finished game leaves for its crew's statistics, with hand `number` now as `changed` (a scored hand
+    corrected, or the last one scored now)."""
+    scored = game.scored()
+    played = [changed if n == number else hand for n, hand in enumerate(scored, start=1)]
+    return feats.summary(table, played if number <= len(scored) else [*played, changed])
 
 
 def _with_entry(hand: HandState, entry: EntryState) -> HandState:
@@ -404,14 +459,14 @@ def _with_entry(hand: HandState, entry: EntryState) -> HandState:
     return replace(hand, entries=tuple(entry if e.position == entry.position else e for e in hand.entries))
 
 
-def _close_hand(game: games.GameState, table: Setup, before: HandState, after: HandState, scoring: Hand) -> Change:
+def _close_hand(game: Played, table: Setup, before: HandState, after: HandState, scoring: Hand) -> Change:
     """A scored hand (its rules' values `scoring`) and the next one open, its bids collected in secret by the table,
     or the game's end if none is left."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
-    number = len(reading.hands(game)) + 1
+    number = len(game.plays) + 1
     cards = hands.cards_of_hand(table, number)
     written = _written(before, scored, "score")
     if cards is None:
         return replace(written, summary=_summary(game, table, scoring, after.number))
-    return replace(written, opens=storage.opening(cards, table.options.cannonball, len(game.seats)),
+    return replace(written, opens=storage.opening(cards, table.options.cannonball, len(table.players)),
                    collects=(number, BID))

@@ -160,4 +160,5 @@ def claim_trick(public_id: str, number: int) -> ResponseReturnValue:
     lead = forms.whole_number(request.form, "lead", parsed)
     leader, cards = lead if lead is not None else -1, request.form.get("cards", "")[:400]
     return after(service.play(public_id, credentials(public_id),
-                              lambda game, actor: changes.claim_trick(game, actor, number, leader, cards)))
+                              changes.deciding(
+        lambda game, actor: changes.claim_trick(game, actor, number, leader, cards))))

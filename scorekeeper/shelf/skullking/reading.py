@@ -7,11 +7,12 @@ alone also from a game's row). Reading only; its changes are in `changes.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ...games import AnyGame, GameState, cache
+from ...games import AnyGame, GameState, cache, secrets_for
+from ...kinds import Secrets
 from ...standings import Standing, leaderboard
 from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Setup
@@ -55,7 +56,7 @@ class HandState:
     lost_tricks: int
     stored_phase: Phase
     corrected: bool
-    # When the count of its bids or loads ends, while one runs or once it ran.
+    # When the count of its bids or loads ends, while one runs.
     reveal_at: datetime | None
     entries: tuple[EntryState, ...]
     phase: Phase
@@ -98,20 +99,29 @@ def hands(game: GameState) -> tuple[HandState, ...]:
 
 
 def _hand(game: GameState, number: int, row: HandRow) -> HandState:
-    """Hand `number` as this view of the game shows it: its row, with the bids and loads the view has (a scored
-    hand's are in its row, shown to everyone)."""
+    """Hand `number` as this view of the game shows it (`hand_of_play`)."""
+    return hand_of_play(number, row, secrets_for(game, number) if row.phase != Phase.SCORED else NO_SECRETS)
+
+
+def hand_of_play(number: int, row: HandRow, secrets: Secrets) -> HandState:
+    """Hand `number` as its play stores it (`row`), with its secret entries as a screen may see them (`secrets`): a
+    scored hand's bids and loads are in its row, shown to everyone."""
+    bids: Mapping[int, int | None]
+    shots: Mapping[int, str | None]
     if row.phase == Phase.SCORED:
         bids = {seat: e.bid for seat, e in enumerate(row.entries) if e.bid is not None}
         shots = {seat: e.shot for seat, e in enumerate(row.entries) if e.shot is not None}
     else:
-        bids, shots = game.secrets_of(number, BID), game.secrets_of(number, SHOT)
-    count = game.count
-    reveal_at = count.reveal_at if count is not None and count.play == number else None
+        bids, shots = secrets.of(BID), secrets.of(SHOT)
     entries = tuple(EntryState(seat, bids.get(seat), e.tricks, dict(e.bonuses), e.loot_with, e.wager, shots.get(seat),
                                e.bid_changed_from, e.done, seat in bids, e.fixing, seat in shots)
                     for seat, e in enumerate(row.entries))
-    return HandState(number, row.cards, row.lost_tricks, row.phase, row.corrected, reveal_at, entries,
-                     phase_of(row.phase, number, count, row.cannons), row.cannons, row.claimed)
+    return HandState(number, row.cards, row.lost_tricks, row.phase, row.corrected, secrets.reveal_at, entries,
+                     phase_of(row.phase, secrets, row.cannons), row.cannons, row.claimed)
+
+
+# A scored hand's: its bids and loads are in its play.
+NO_SECRETS = Secrets()
 
 
 def hand_at(game: GameState, number: int) -> HandState | None:
@@ -129,7 +139,11 @@ def table_of(game: AnyGame) -> Setup:
 def hand_of(game: AnyGame, hand: HandState) -> Hand:
     """The rules' view of one hand, with the bids and loads this view of the game has (`games.as_seen_by` decides
     which: a page or stream shows a view, a change reads the whole game)."""
-    names = [s.name for s in game.seats]
+    return scoring_of([s.name for s in game.seats], hand)
+
+
+def scoring_of(names: Sequence[str], hand: HandState) -> Hand:
+    """The rules' view of one hand, its players named `names` in seat order."""
     return Hand(
         cards=hand.cards,
         lost_tricks=hand.lost_tricks,
@@ -162,15 +176,14 @@ def clashes(game: GameState, hand: HandState) -> list[Problem]:
     # Read by the shared table, the pad and every phone's card at each version: checked once per version (while a
     # hand is played no bid is hidden, so every view of it is the same), kept with the hands.
     return list(cache("skull king hands").kept_while(("clashes", game.id, hand.number), game.version,
-                                                     lambda: tuple(clashes_now(game, hand))))
+                                                     lambda: tuple(clashes_now(table_of(game), hand))))
 
 
-def clashes_now(game: GameState, hand: HandState) -> list[Problem]:
+def clashes_now(table: Setup, hand: HandState) -> list[Problem]:
     """`clashes`, worked out now and never kept: for a hand being changed, which no version names yet."""
     if hand.phase != Phase.PLAYING:
         return []
-    table = table_of(game)
-    scoring = hand_of(game, hand)
+    scoring = scoring_of(table.players, hand)
     entered = {table.players[e.position] for e in hand.entries if e.done or e.fixing}
     if len(entered) < 2:
         return []

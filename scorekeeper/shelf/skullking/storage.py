@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ... import games
-from ...kinds import Codec
+from ...kinds import Codec, Secrets
 from ...padfile import JSONObject
 
 # The names of its secret entries, in the order a hand collects them: the bids, then (the cannonball rule) the loads.
@@ -56,15 +55,16 @@ class Phase(StrEnum):
         return Phase.PLAYING
 
 
-def phase_of(stored: Phase, number: int, count: games.Count | None, cannons: bool) -> Phase:
-    """A hand's phase: as stored, and for the hand whose bids or loads the table counts, where the count stands."""
-    if count is None or count.play != number or count.reveal_at is None:
+def phase_of(stored: Phase, secrets: Secrets, cannons: bool) -> Phase:
+    """A hand's phase: as stored, and for the hand whose bids or loads the table counts, where the count stands (as
+    its `secrets` say)."""
+    if secrets.counted is None or (secrets.reveal_at is None and not secrets.shown):
         return stored
     # The count's phase while it runs, and what follows once it is over, for the hand still waiting for it.
-    counting, waiting = (Phase.COUNTING, Phase.BIDDING) if count.name == BID else (Phase.FIRING, Phase.LOADING)
+    counting, waiting = (Phase.COUNTING, Phase.BIDDING) if secrets.counted == BID else (Phase.FIRING, Phase.LOADING)
     if stored != waiting:
         return stored
-    return counting.after_count(cannons) if count.over else counting
+    return counting.after_count(cannons) if secrets.shown else counting
 
 
 @dataclass(frozen=True, slots=True)

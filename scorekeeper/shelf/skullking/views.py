@@ -229,7 +229,8 @@ def bid(public_id: str, number: int) -> ResponseReturnValue:
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     value, seconds = forms.whole_number(request.form, "bid", parsed), count_seconds()
     outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.play(
-        public_id, creds, lambda game, actor: changes.place_bid(game, actor, number, seat, value), seconds)
+        public_id, creds, changes.deciding(
+            lambda game, actor: changes.place_bid(game, actor, number, seat, value)), seconds)
     return after(outcome)
 
 
@@ -240,7 +241,8 @@ def load(public_id: str, number: int) -> ResponseReturnValue:
     seat = forms.whole_number(request.form, "seat", parsed) if request.form.get("seat") else None
     shot, seconds = request.form.get("shot"), count_seconds()
     outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.play(
-        public_id, creds, lambda game, actor: changes.load_cannon(game, actor, number, seat, shot), seconds)
+        public_id, creds, changes.deciding(
+            lambda game, actor: changes.load_cannon(game, actor, number, seat, shot)), seconds)
     return after(outcome)
 
 
@@ -250,7 +252,8 @@ def deal(public_id: str, number: int) -> ResponseReturnValue:
     creds, parsed = credentials(public_id), forms.Parsed()
     cards = forms.whole_number(request.form, "cards", parsed, hand=number)
     outcome = service.refusal(public_id, parsed.problems) if parsed.problems else service.play(
-        public_id, creds, lambda game, actor: changes.change_cards(game, actor, number, cards))
+        public_id, creds, changes.deciding(
+            lambda game, actor: changes.change_cards(game, actor, number, cards)))
     return after(outcome)
 
 
@@ -287,30 +290,27 @@ def results(public_id: str, number: int) -> ResponseReturnValue:
     # What a refused form shows again: the host's form as sent, a phone's result as it sent it.
     shown: dict[str, Any] = {}
 
-    def decide(game: games.GameState, actor: Actor) -> Decided:
-        hand = reading.hand_at(game, number)
-        if hand is None:
-            return Missing(number)
+    def decide(game: changes.Played, actor: Actor) -> Decided:
+        hand = game.hand(number)
+        if isinstance(hand, Missing):
+            return hand
         # A trick, a trick nobody won or "change it" carry no fields; the others carry a phone's
         # own, or for the host those of the players without a phone (the others enter their own).
         seats: tuple[int, ...] = ()
         if intent in (Intent.DRAFT, Intent.DONE, Intent.MADE, Intent.SCORE):
-            if actor.is_host:
-                seats = tuple(s.position for s in game.seats if not s.has_phone)
-            elif actor.seat is not None:
-                seats = (actor.seat,)
+            seats = tuple(s for s in range(len(game.setup.players)) if actor.enters_for(s))
         if actor.is_host:
             shown["form"] = form
-        parsed = hand_forms.parse_results(form, reading.table_of(game), number, seats)
+        parsed = hand_forms.parse_results(form, game.setup, number, seats)
         if parsed.problems:
             return Refused(tuple(parsed.problems))
         if actor.seat is not None and actor.seat in parsed.reports:
             # Refused, the card shows what the phone sent, not what is stored.
-            player = reading.hand_of(game, hand).entries[actor.seat]
+            player = reading.scoring_of(game.setup.players, hand).entries[actor.seat]
             shown["typed"] = parsed.reports[actor.seat].entry(player.player, player.revealed_bid or 0)
         return changes.record_results(game, actor, number, Results(intent, parsed.reports, parsed.lost_tricks))
 
-    outcome = service.play(public_id, credentials(public_id), decide)
+    outcome = service.play(public_id, credentials(public_id), changes.deciding(decide))
     if outcome.stale and intent == Intent.DRAFT:
         # A late autosave for a hand that has moved on: nothing to keep. (Any other tap that came after the hand
         # closed is answered by `after`, as every change's is: nothing applied, in words.)
@@ -326,7 +326,8 @@ def correct(game: games.GameState, hand: HandState, table: rules.Setup) -> Respo
     if parsed.hand is not None:
         scoring = parsed.hand
         outcome = service.play(public_id, credentials(public_id),
-                               lambda game, actor: changes.correct_hand(game, actor, hand.number, scoring))
+                               changes.deciding(lambda game, actor: changes.correct_hand(game, actor, hand.number,
+                                                                                         scoring)))
         if outcome.stale:
             return see_other(url_for("pages.game", public_id=public_id))
         if outcome.ok:
