@@ -1,15 +1,15 @@
-"""Skull King's changes decide on plain values alone: its setup, its hands' plays, the open hand's secret entries as
-the acting browser may see them, and who acts (no database, no game read: the values are made here by hand)."""
+"""Skull King's changes decide on plain values alone: its setup, its hands, the open one's secret entries as the
+acting browser may see them, and who acts (no database, no game read: the values are made here by hand)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from scorekeeper.access import VIEWER, Actor, Role
-from scorekeeper.games import PlayState
 from scorekeeper.kinds import Change, Denied, Missing, Refused, SeatEntry, Secrets
 from scorekeeper.shelf.skullking import reading, storage
-from scorekeeper.shelf.skullking.changes import Played, change_cards, claim_trick, place_bid
+from scorekeeper.shelf.skullking.changes import change_cards, claim_trick, place_bid
+from scorekeeper.shelf.skullking.reading import Played
 from scorekeeper.shelf.skullking.rules import Options, Setup
 from scorekeeper.shelf.skullking.storage import BID, SHOT, HandRow, Phase
 
@@ -26,9 +26,7 @@ def opening(cards: int = 1, cannons: bool = False) -> HandRow:
 
 def game(secrets: Secrets, row: HandRow | None = None, setup: Setup = SETUP) -> Played:
     """A game whose first hand is open, its secret entries as `secrets` show them."""
-    row = row or opening()
-    plays = (PlayState(1, storage.HAND.dump(row), False),)
-    return Played(setup, plays, reading.hand_of_play(1, row, secrets), False)
+    return Played(setup, (reading.hand_of_play(1, row or opening(), secrets),))
 
 
 def test_a_bid_that_is_not_the_last_writes_the_secret_entry_alone() -> None:
@@ -56,7 +54,7 @@ def test_the_host_bids_for_a_seat_without_a_phone_only() -> None:
 
 def test_a_bid_is_refused_once_the_count_ran() -> None:
     shown = game(Secrets({BID: {0: 1, 1: 0, 2: 1}}, shown=True, counted=BID))
-    assert shown.open is not None and shown.open.phase == Phase.PLAYING
+    assert shown.current is not None and shown.current.phase == Phase.PLAYING
     refusal = place_bid(shown, BOB, 1, None, 1)
     assert isinstance(refusal, Refused)
     assert refusal.problems[0].template == "The bids of this hand are already revealed."

@@ -2,7 +2,7 @@
 claimed, corrections.
 
 Each is a decision the table's one write path runs (`service.play`), as every game's change is: it
-reads the game's plain values (`Played`: its setup, its hands' plays, the open hand's secret entries as
+reads the game's plain values (`reading.Played`: its setup, its hands, the open one's secret entries as
 the acting browser may see them) and the acting browser, checks access and the rules, and says what to
 write (`Change`: the hand's play, a secret entry, the next hand, the game's end); the table writes it,
 logs the event and stores it all in one transaction, or stores nothing.
@@ -16,10 +16,10 @@ from enum import StrEnum
 
 from ... import games
 from ...access import Actor, Role
-from ...kinds import STALE, Change, Decided, Denied, KeptPlay, Missing, SeatEntry, Summary, refused
+from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, Summary, refused
 from . import NAME, feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
-from .reading import EntryState, HandState
+from .reading import EntryState, HandState, Played
 from .rules import N_, Entry, Hand, Problem, Setup
 from .storage import BID, SHOT, Phase
 
@@ -49,39 +49,10 @@ class Results:
 # --- what a change reads ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Played:
-    """A Skull King game as its changes read it, plain values only: its setup, its plays in order (a scored hand's
-    holds its bids and loads), the open hand with its secret entries as the acting browser may see them (None once
-    the game is over) and whether the game is finished."""
-
-    setup: Setup
-    plays: tuple[KeptPlay, ...]
-    open: HandState | None
-    finished: bool
-
-    def hand(self, number: int) -> HandState | Missing:
-        """Hand `number`, or the answer that it is missing."""
-        if self.open is not None and number == self.open.number:
-            return self.open
-        if not 1 <= number <= len(self.plays) or not self.plays[number - 1].closed:
-            return Missing(number)
-        return reading.hand_of_play(number, storage.HAND.load(self.plays[number - 1].data), reading.NO_SECRETS)
-
-    def scored(self) -> list[Hand]:
-        """The scored hands, in order, as the rules score them."""
-        return [reading.scoring_of(self.setup.players, reading.hand_of_play(
-            number, storage.HAND.load(play.data), reading.NO_SECRETS))
-                for number, play in enumerate(self.plays, start=1) if play.closed]
-
-
 def played(game: games.GameState, actor: Actor) -> Played:
     """The locked game as Skull King's changes read it: plain values, the open hand's secret entries as `actor` may
-    see them (`games.as_seen_by` decides)."""
-    number = next((play.number for play in game.plays if not play.closed), None)
-    open_hand = None if number is None else reading.hand_of_play(
-        number, storage.HAND.load(game.plays[number - 1].data), games.secrets_seen_by(game, actor.seat, number))
-    return Played(reading.table_of(game), game.plays, open_hand, game.finished_at is not None)
+    see them (`games.as_seen_by` decides), as its pages read the same version."""
+    return reading.seen_by(game, actor.seat)
 
 
 # A Skull King change: what it decides from the game's plain values and the acting browser.
@@ -97,11 +68,6 @@ def deciding(decide: Deciding) -> Callable[[games.GameState, Actor], Decided]:
 
 
 # --- what a change writes ------------------------------------------------------------
-
-
-def _hand(game: Played, number: int) -> HandState | Missing:
-    """Hand `number` of the game, or the answer that it is missing."""
-    return game.hand(number)
 
 
 def _written(before: HandState, after: HandState, event: str) -> Change:
@@ -136,7 +102,7 @@ def _entering_for(game: Played, actor: Actor, seat: int | None) -> int | None | 
 def _hand_entered_for(game: Played, actor: Actor, number: int,
                       seat: int | None) -> tuple[HandState, int | None] | Missing | Denied:
     """Hand `number` and the seat this browser enters a secret for in it (`_entering_for`), or why there is none."""
-    hand = _hand(game, number)
+    hand = game.hand(number)
     if isinstance(hand, Missing):
         return hand
     entering = _entering_for(game, actor, seat)
@@ -207,7 +173,7 @@ def change_cards(game: Played, actor: Actor, number: int, cards: int | None) -> 
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         return Denied()
-    hand = _hand(game, number)
+    hand = game.hand(number)
     if isinstance(hand, Missing):
         return hand
     table = game.setup
@@ -254,7 +220,7 @@ def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | No
 def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) -> list[Problem]:
     """The problems that refuse a request: those among the players it reports only, and of the
     table's lost tricks when it changed them. A clash with players who report on their own
-    phones never refuses a result: it waits until all of them have entered theirs (`reading.clashes`)."""
+    phones never refuses a result: it waits until all of them have entered theirs (`reading.Played.clashes`)."""
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
@@ -312,7 +278,7 @@ def _results_decided(game: Played, actor: Actor, number: int, results: Results) 
     hand closes when the host scores it, or by itself when every phone says its result is
     complete and all of them together pass the rules.
     """
-    hand = _hand(game, number)
+    hand = game.hand(number)
     if isinstance(hand, Missing):
         return hand
     if actor.role == Role.VIEWER or (actor.role == Role.SEAT and results.intent == Intent.SCORE):
@@ -369,7 +335,7 @@ def claim_trick(game: Played, actor: Actor, number: int, lead: int, cards: str) 
     Only the winner's own phone claims it, or the host for a winner without a phone; the
     server judges the cards itself, so a claim carries no captures of its own.
     """
-    hand = _hand(game, number)
+    hand = game.hand(number)
     if isinstance(hand, Missing):
         return hand
     if actor.role == Role.VIEWER:
@@ -431,7 +397,7 @@ def correct_hand(game: Played, actor: Actor, number: int, scoring: Hand) -> Deci
     follow too."""
     if not actor.is_host:
         return Denied()
-    hand = _hand(game, number)
+    hand = game.hand(number)
     if isinstance(hand, Missing):
         return hand
     if hand.phase != Phase.SCORED:
@@ -463,7 +429,7 @@ def _close_hand(game: Played, table: Setup, before: HandState, after: HandState,
     """A scored hand (its rules' values `scoring`) and the next one open, its bids collected in secret by the table,
     or the game's end if none is left."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
-    number = len(game.plays) + 1
+    number = len(game.hands) + 1
     cards = hands.cards_of_hand(table, number)
     written = _written(before, scored, "score")
     if cards is None:

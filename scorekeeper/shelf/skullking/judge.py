@@ -71,7 +71,7 @@ JUDGE_ASSETS = (("skull_king.static", "judge.css"), ("skull_king.static", "keypa
 def judge_trick(public_id: str) -> ResponseReturnValue:
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
     game = load_state(public_id)
-    hand = reading.current_hand(game)
+    hand = reading.seen_by(game, None).current
     if hand is None or hand.phase != Phase.PLAYING:
         return see_other(url_for("pages.game", public_id=public_id))
     table = reading.table_of(game)

@@ -1,8 +1,9 @@
-"""Skull King's games read through its rules: its hands (the table's plays with its secret entries and
-count), the table, each hand, the clashes, the score pad and leaderboard.
+"""Skull King's games read through its rules: one value of a game at one version as a screen or a change sees it
+(`Played`: its setup, its hands, the open one with the secret entries that screen may see), and from it each hand,
+the clashes, the score pad and the leaderboard.
 
-From a game's plain values (`games.GameState`), as pages and changes alike read it (the table
-alone also from a game's row). Reading only; its changes are in `changes.py`.
+Made from a view of a game's plain values (`games.as_seen_by`), as pages and changes alike read
+it. Reading only; its changes are in `changes.py`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ...games import AnyGame, GameState, cache, secrets_for
-from ...kinds import Secrets
+from ...games import AnyGame, GameState, as_seen_by, cache, secrets_for
+from ...kinds import Missing, Secrets
 from ...standings import Standing, leaderboard
 from . import NAME, rules
 from .rules import Entry, Hand, Options, Problem, Setup
@@ -72,30 +73,119 @@ class HandState:
                        tuple(e.row(scored) for e in self.entries))
 
 
-def hands(game: GameState) -> tuple[HandState, ...]:
-    """The game's hands as this view of it shows them: its rows, the bids and loads it may see, and each hand's
-    phase where the table's count stands. A game of another kind has none (its plays are not hands: Skull King's
-    addresses find nothing there)."""
-    if game.kind != NAME:
-        return ()
-    # Every page, card and change of a version reads them, a dozen times (its own cache: a benchmark showed 18 %
-    # of a write's time here without it). One value per view, while the version and the count's end stay; what
+@dataclass(frozen=True)
+class Played:
+    """A Skull King game at one version as one screen (or a change) sees it, plain values only: its setup, its hands
+    (the scored ones as their plays hold them, the open one with the secret entries that screen may see), whether
+    the game is finished, the seats whose bid was cleared when they changed phones; its id and version name it."""
+
+    setup: Setup
+    hands: tuple[HandState, ...]
+    finished: bool = False
+    cleared: frozenset[int] = frozenset()
+    game_id: int = 0
+    version: int = 0
+
+    def hand(self, number: int) -> HandState | Missing:
+        """Hand `number`, or the answer that it is missing."""
+        return self.hands[number - 1] if 1 <= number <= len(self.hands) else Missing(number)
+
+    @property
+    def current(self) -> HandState | None:
+        """The hand being bid or played, None when the game is over."""
+        return next((hand for hand in self.hands if hand.phase != Phase.SCORED), None)
+
+    def scoring(self, hand: HandState) -> Hand:
+        """The rules' view of one hand, with the bids and loads this view has."""
+        return scoring_of(self.setup.players, hand)
+
+    def scored(self) -> list[Hand]:
+        """The scored hands, in order, as the rules score them."""
+        return [self.scoring(hand) for hand in self.hands if hand.phase == Phase.SCORED]
+
+    def seen(self) -> list[Hand]:
+        """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""
+        return [self.scoring(hand) for hand in self.hands if not hand.phase.is_secret]
+
+    def clashes(self, hand: HandState) -> list[Problem]:
+        """Clashes between players' results in a hand in play that every player concerned has entered.
+
+        A result counts as entered once its phone said it is complete (or was sent back to fix
+        it); results still being typed are left out, so nobody is told "Yul does not name Xan"
+        before Yul has said anything. Problems of one player alone are refused when they are
+        sent, so what is left here names two players or more.
+        """
+        if hand.phase != Phase.PLAYING:
+            return []
+        # Read by the shared table, the pad and every phone's card at each version: checked once per version (while
+        # a hand is played no bid is hidden, so every view of it is the same).
+        return list(cache("skull king hands").kept_while(("clashes", self.game_id, hand.number), self.version,
+                                                         lambda: tuple(clashes_now(self.setup, hand))))
+
+    def must_bid_again(self, hand: HandState) -> list[str]:
+        """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
+        if hand.phase != Phase.BIDDING:
+            return []
+        return [self.setup.players[s] for s in sorted(self.cleared) if not hand.entries[s].ready]
+
+    @property
+    def schedule(self) -> tuple[int, ...]:
+        """Cards per hand for the whole game."""
+        return rules.cards_per_hand(self.setup)
+
+    def pad_rows(self) -> list[PadRow]:
+        """The score pad: finished hands with points and running totals, then the hand in play.
+
+        A hand still being bid shows no bids: they are secret until revealed. A hand in play
+        shows what it would score now, unless its results clash: no total is built on them.
+        """
+        totals = dict.fromkeys(self.setup.players, 0)
+        return [_pad_row(self, hand, totals) for hand in self.hands]
+
+    def standings(self, rows: Iterable[PadRow] | None = None) -> list[Standing]:
+        """The leaderboard from scored hands: ranks shared on ties, gap to the leader."""
+        players = self.setup.players
+        rows = list(rows if rows is not None else self.pad_rows())
+        scored = [r for r in rows if r.phase == Phase.SCORED]
+        totals = [c.total or 0 for c in scored[-1].cells] if scored else [0] * len(players)
+        in_play = [r for r in rows if r.phase == Phase.PLAYING]
+        provisional = [c.total for c in in_play[-1].cells] if in_play else [None] * len(totals)
+        return leaderboard(players, totals, provisional)
+
+
+def played(view: GameState) -> Played:
+    """A Skull King game at its version as this view of it (`games.as_seen_by`) shows it: its rows, the bids and
+    loads it may see, and each hand's phase where the table's count stands. A game of another kind has no hands
+    (its plays are not hands: Skull King's addresses find nothing there)."""
+    # Every page, card and change of a version reads it, a dozen times (its own cache: a benchmark showed 18 % of a
+    # write's time in its hands without it). One value per view, while the version and the count's end stay; what
     # every view has alike (the stored rows; each hand but the one whose entries are secret now) made once.
     kept = cache("skull king hands")
-    count = game.count
-    made_of = (game.version, count.over if count is not None else None)
+    count = view.count
+    made_of = (view.version, count.over if count is not None else None)
     secret_now = count.play if count is not None and not count.over else None
 
     def alike() -> tuple[tuple[HandRow, HandState | None], ...]:
-        rows = [(play.number, HAND.load(play.data)) for play in game.plays]
-        return tuple((row, None if number == secret_now else _hand(game, number, row)) for number, row in rows)
+        rows = [(play.number, HAND.load(play.data)) for play in view.plays]
+        return tuple((row, None if number == secret_now else _hand(view, number, row)) for number, row in rows)
 
-    def read() -> tuple[HandState, ...]:
-        shared = kept.kept_while(("alike", game.id), made_of, alike)
-        return tuple(hand if hand is not None else _hand(game, play.number, row)
-                     for play, (row, hand) in zip(game.plays, shared, strict=True))
+    def read() -> Played:
+        finished = view.finished_at is not None
+        if view.kind != NAME:
+            # No hands, so nothing reads its setup: another game's options are not Skull King's.
+            return Played(Setup(rules.RULESETS[0], ()), (), finished, game_id=view.id, version=view.version)
+        shared = kept.kept_while(("alike", view.id), made_of, alike)
+        hands = tuple(hand if hand is not None else _hand(view, play.number, row)
+                      for play, (row, hand) in zip(view.plays, shared, strict=True))
+        cleared = view.cleared if count is not None and count.name == BID else frozenset()
+        return Played(table_of(view), hands, finished, cleared, view.id, view.version)
 
-    return kept.kept_while((game.id, game.view), made_of, read)
+    return kept.kept_while((view.id, view.view), made_of, read)
+
+
+def seen_by(game: GameState, seat: int | None) -> Played:
+    """The game as the screen of `seat` may see it (None: the whole table), `games.as_seen_by` deciding."""
+    return played(as_seen_by(game, seat))
 
 
 def _hand(game: GameState, number: int, row: HandRow) -> HandState:
@@ -124,22 +214,10 @@ def hand_of_play(number: int, row: HandRow, secrets: Secrets) -> HandState:
 NO_SECRETS = Secrets()
 
 
-def hand_at(game: GameState, number: int) -> HandState | None:
-    """Hand `number` of the game, or None for no such hand."""
-    found = hands(game)
-    return found[number - 1] if 1 <= number <= len(found) else None
-
-
 def table_of(game: AnyGame) -> Setup:
     """The rules' view of a game's table."""
     return Setup(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options),
                  game.first_dealer)
-
-
-def hand_of(game: AnyGame, hand: HandState) -> Hand:
-    """The rules' view of one hand, with the bids and loads this view of the game has (`games.as_seen_by` decides
-    which: a page or stream shows a view, a change reads the whole game)."""
-    return scoring_of([s.name for s in game.seats], hand)
 
 
 def scoring_of(names: Sequence[str], hand: HandState) -> Hand:
@@ -163,22 +241,6 @@ def scoring_of(names: Sequence[str], hand: HandState) -> Hand:
     )
 
 
-def clashes(game: GameState, hand: HandState) -> list[Problem]:
-    """Clashes between players' results in a hand in play that every player concerned has entered.
-
-    A result counts as entered once its phone said it is complete (or was sent back to fix
-    it); results still being typed are left out, so nobody is told "Yul does not name Xan"
-    before Yul has said anything. Problems of one player alone are refused when they are
-    sent, so what is left here names two players or more.
-    """
-    if hand.phase != Phase.PLAYING:
-        return []
-    # Read by the shared table, the pad and every phone's card at each version: checked once per version (while a
-    # hand is played no bid is hidden, so every view of it is the same), kept with the hands.
-    return list(cache("skull king hands").kept_while(("clashes", game.id, hand.number), game.version,
-                                                     lambda: tuple(clashes_now(table_of(game), hand))))
-
-
 def clashes_now(table: Setup, hand: HandState) -> list[Problem]:
     """`clashes`, worked out now and never kept: for a hand being changed, which no version names yet."""
     if hand.phase != Phase.PLAYING:
@@ -193,27 +255,6 @@ def clashes_now(table: Setup, hand: HandState) -> list[Problem]:
         e if e.player in entered else Entry(e.player, e.bid, None) for e in scoring.entries))
     return [p for p in rules.validate_hand(table, hand.number, checked, in_play=not everyone)
             if len(p.players) > 1 and set(p.players) <= entered]
-
-
-def must_bid_again(game: GameState, hand: HandState) -> list[str]:
-    """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
-    if hand.phase != Phase.BIDDING:
-        return []
-    cleared = game.cleared if game.count is not None and game.count.name == BID else frozenset()
-    return [game.seats[s].name for s in sorted(cleared) if not hand.entries[s].ready]
-
-
-def schedule(game: AnyGame, table: Setup | None = None) -> tuple[int, ...]:
-    """Cards per hand for the whole game."""
-    return rules.cards_per_hand(table or table_of(game))
-
-
-def current_hand(game: GameState) -> HandState | None:
-    """The hand being bid or played, None when the game is over."""
-    for hand in hands(game):
-        if hand.phase != Phase.SCORED:
-            return hand
-    return None
 
 
 @dataclass(frozen=True)
@@ -246,30 +287,17 @@ class PadRow:
     lost_tricks: int = 0
 
 
-def pad_rows(game: GameState, table: Setup | None = None) -> list[PadRow]:
-    """The score pad: finished hands with points and running totals, then the hand in play.
-
-    A hand still being bid shows no bids: they are secret until revealed. A hand in play
-    shows what it would score now, unless its results clash: no total is built on them.
-    """
-    table = table or table_of(game)
-    totals = dict.fromkeys(table.players, 0)
-    rows = []
-    for hand in hands(game):
-        rows.append(_pad_row(game, table, hand, totals))
-    return rows
-
-
-def _pad_row(game: GameState, table: Setup, hand: HandState, totals: dict[str, int]) -> PadRow:
+def _pad_row(game: Played, hand: HandState, totals: dict[str, int]) -> PadRow:
     """One hand's row of the pad after the `totals` before it; a scored hand adds its points to them."""
-    scoring = hand_of(game, hand)
+    table = game.setup
+    scoring = game.scoring(hand)
     if hand.phase == Phase.SCORED:
         points = rules.score_hand(table, scoring)
         for player in table.players:
             totals[player] += points[player]
         provisional = False
         shown_totals = dict(totals)
-    elif hand.phase == Phase.PLAYING and not clashes(game, hand):
+    elif hand.phase == Phase.PLAYING and not game.clashes(hand):
         points = rules.provisional_points(table, scoring)
         provisional = True
         shown_totals = {p: totals[p] + points[p] for p in points}
@@ -290,14 +318,3 @@ def _pad_row(game: GameState, table: Setup, hand: HandState, totals: dict[str, i
     )
     dealer = table.players[rules.dealer_index(table, hand.number)]
     return PadRow(hand.number, hand.cards, dealer, hand.phase, hand.corrected, cells, scoring.lost_tricks)
-
-
-def standings(game: GameState, rows: Iterable[PadRow] | None = None) -> list[Standing]:
-    """The leaderboard from scored hands: ranks shared on ties, gap to the leader."""
-    table = table_of(game)
-    rows = list(rows if rows is not None else pad_rows(game, table))
-    scored = [r for r in rows if r.phase == Phase.SCORED]
-    totals = [c.total or 0 for c in scored[-1].cells] if scored else [0] * len(table.players)
-    in_play = [r for r in rows if r.phase == Phase.PLAYING]
-    provisional = [c.total for c in in_play[-1].cells] if in_play else [None] * len(totals)
-    return leaderboard(table.players, totals, provisional)

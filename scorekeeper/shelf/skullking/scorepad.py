@@ -24,9 +24,9 @@ def pad_context(state: games.GameState) -> Context:
     """What the score pad shows every viewer alike: the rows and the leaderboard of the game as the whole table may
     see it (no hidden bid in them)."""
     game = games.as_seen_by(state, None)
-    table = reading.table_of(game)
-    rows = reading.pad_rows(game, table)
-    return {"game": game, "table": table, "rows": rows, "standings": reading.standings(game, rows),
+    played = reading.played(game)
+    rows = played.pad_rows()
+    return {"game": game, "table": played.setup, "rows": rows, "standings": played.standings(rows),
             "edition": game.edition}
 
 
@@ -38,7 +38,9 @@ def shared_pad(game: games.GameState) -> str:
 
 def corrections(game: games.GameState, me: Actor) -> list[int]:
     """The hands this browser may correct from the pad: every scored one for the host, none for the others."""
-    return [hand.number for hand in reading.hands(game) if hand.phase == Phase.SCORED] if me.is_host else []
+    if not me.is_host:
+        return []
+    return [hand.number for hand in reading.seen_by(game, None).hands if hand.phase == Phase.SCORED]
 
 
 def pad_card_key(game: games.GameState, me: Actor) -> str:
@@ -75,10 +77,11 @@ def pad(public_id: str) -> ResponseReturnValue:
 def screen_context(state: games.GameState) -> Context:
     """What the big screen shows: the same for whoever looks, the game as the whole table may see it."""
     game = games.as_seen_by(state, None)
-    table = reading.table_of(game)
-    rows = reading.pad_rows(game, table)
-    hand = reading.current_hand(game)
-    standings = reading.standings(game, rows)
+    played = reading.played(game)
+    table = played.setup
+    rows = played.pad_rows()
+    hand = played.current
+    standings = played.standings(rows)
     winners = [s.name for s in standings if s.rank == 1]
     # The hand as the table sees it (who is ready, the bids and loads, who is done), as the hand's page shows it.
     status = shared_context(state) if hand is not None else None
@@ -111,9 +114,10 @@ def end(public_id: str) -> ResponseReturnValue:
     if game.kind != NAME:
         # The other games' one screen is their end page too: the winner on top, the pad below.
         return show_game(game)
-    if reading.current_hand(game) is not None:
+    played = reading.seen_by(game, None)
+    if played.current is not None:
         return see_other(url_for("pages.game", public_id=public_id))
-    standing = reading.standings(games.as_seen_by(game, None))
+    standing = played.standings()
     winners = [s.name for s in standing if s.rank == 1]
     return page("skullking/end.html", title=gettext("Final standings"), game=game, standings=standing,
                 winners=join_names(winners), winner_count=len(winners), summaries=feats_of(game),
@@ -122,8 +126,8 @@ def end(public_id: str) -> ResponseReturnValue:
 
 def feats_of(game: games.GameState) -> list[PlayerSummary]:
     """Each player's feats over the game's scored hands, for the end page."""
-    scored = [reading.hand_of(game, r) for r in reading.hands(game) if r.phase == Phase.SCORED]
-    return feats(reading.table_of(game), scored)
+    played = reading.seen_by(game, None)
+    return feats(played.setup, played.scored())
 
 
 def shared_end(game: games.GameState) -> str:

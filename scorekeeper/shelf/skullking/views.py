@@ -32,9 +32,9 @@ from .storage import Phase
 bp = game_folder("skull-king", __name__)
 
 def load_hand(game: games.GameState, number: int) -> HandState:
-    """Hand `number` of `game`, or NotFound."""
-    hand = reading.hand_at(game, number)
-    if hand is None:
+    """Hand `number` of `game` as the whole table sees it, or NotFound."""
+    hand = reading.seen_by(game, None).hand(number)
+    if isinstance(hand, Missing):
         raise service.NotFound(number)
     return hand
 
@@ -49,20 +49,21 @@ def shared_context(state: games.GameState) -> Context:
     is in it: the same values, hence the same bytes, for every screen at the table.
     """
     seen = games.as_seen_by(state, None)
-    hand = reading.current_hand(seen)
+    game = reading.played(seen)
+    hand = game.current
     context: Context = {"public_id": seen.public_id, "edition": seen.edition, "over": hand is None,
-                        "standings": reading.standings(seen)}
+                        "standings": game.standings()}
     if hand is not None:
-        table = reading.table_of(seen)
-        scoring = reading.hand_of(seen, hand)
+        table = game.setup
+        scoring = game.scoring(hand)
         # Results that clash go back to the players concerned; the table sees who is fixing what.
-        clashes = reading.clashes(seen, hand)
+        clashes = game.clashes(hand)
         concerned = {name for problem in clashes for name in problem.players}
         context.update(
             table=table, hand=hand, scoring=scoring, seats=seen.seats,
             dealer=table.players[rules.dealer_index(table, hand.number)],
             leader=table.players[rules.leader_index(table, hand.number)],
-            hand_count=len(reading.schedule(seen, table)),
+            hand_count=len(game.schedule),
             provisional=rules.provisional_points(table, scoring) if not hand.phase.is_secret and not clashes else {},
             waiting=sum(not e.ready for e in hand.entries),
             unloaded=sum(not e.loaded for e in hand.entries),
@@ -71,7 +72,7 @@ def shared_context(state: games.GameState) -> Context:
             tricks_missing=max((rules.tricks_missing(p) for p in clashes), default=0),
             fixing=[table.players[e.position] for e in hand.entries
                     if e.fixing and table.players[e.position] in concerned],
-            bid_again=reading.must_bid_again(seen, hand),
+            bid_again=game.must_bid_again(hand),
             reveal_ms=epoch_ms(hand.reveal_at) or 0,
         )
     # Macros take the whole view as one value.
@@ -118,13 +119,14 @@ def card_context(state: games.GameState, hand: HandState, seen_by: Actor,
     """
     problems = problems or []
     seen = games.as_seen_by(state, seen_by.seat)
-    hand = reading.hands(seen)[hand.number - 1]
-    table = reading.table_of(seen)
-    scoring = reading.hand_of(seen, hand)
+    game = reading.played(seen)
+    hand = game.hands[hand.number - 1]
+    table = game.setup
+    scoring = game.scoring(hand)
     if typed is not None and seen_by.seat is not None:
         entries = tuple(typed if i == seen_by.seat else e for i, e in enumerate(scoring.entries))
         scoring = replace(scoring, entries=entries)
-    mine = clashes_of(seen, hand, seen_by)
+    mine = clashes_of(game, hand, seen_by)
     context: Context = {
         "visitor": seen_by,
         "game": seen,
@@ -163,12 +165,12 @@ def bid_worths(table: rules.Setup, cards: int) -> list[str]:
     return found
 
 
-def clashes_of(seen: games.GameState, hand: HandState, seen_by: Actor) -> list[Problem]:
+def clashes_of(game: reading.Played, hand: HandState, seen_by: Actor) -> list[Problem]:
     """The clashes this phone's player is part of: its card says what to do about them."""
     if seen_by.seat is None:
         return []
-    name = seen.seats[seen_by.seat].name
-    return [p for p in reading.clashes(seen, hand) if name in p.players]
+    name = game.setup.players[seen_by.seat]
+    return [p for p in game.clashes(hand) if name in p.players]
 
 
 def bonus_max(table: rules.Setup) -> dict[str, int]:
@@ -186,14 +188,14 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
 
     Made from the game as this browser may see it, so it tells nothing of a hidden bid.
     """
-    hand = reading.current_hand(state)
+    seen = games.as_seen_by(state, seen_by.seat)
+    game = reading.played(seen)
+    hand = game.current
     if hand is None:
         return "over"
-    seen = games.as_seen_by(state, seen_by.seat)
-    hand = reading.hands(seen)[hand.number - 1]
     parts: list[Any] = [seen_by.role, seen_by.seat, hand.number, hand.phase, hand.cards]
     if seen_by.seat is not None:
-        parts += [hand.entries[seen_by.seat], clashes_of(seen, hand, seen_by)]
+        parts += [hand.entries[seen_by.seat], clashes_of(game, hand, seen_by)]
     elif seen_by.is_host:
         phoneless = tuple(e for e, seat in zip(hand.entries, seen.seats, strict=True) if not seat.has_phone)
         parts += [host_card_parts(seen), phoneless]
@@ -209,7 +211,7 @@ def game_page(state: games.GameState, status: int = 200, problems: list[Problem]
     if problems and me.role == Role.VIEWER:
         # A viewer has no forms: whatever it sent was not its to send.
         return not_yours()
-    hand = reading.current_hand(state)
+    hand = reading.seen_by(state, None).current
     if hand is None:
         return see_other(url_for("skull_king.end", public_id=public_id))
     context = card_context(state, hand, me, problems, form, typed)
@@ -290,7 +292,7 @@ def results(public_id: str, number: int) -> ResponseReturnValue:
     # What a refused form shows again: the host's form as sent, a phone's result as it sent it.
     shown: dict[str, Any] = {}
 
-    def decide(game: changes.Played, actor: Actor) -> Decided:
+    def decide(game: reading.Played, actor: Actor) -> Decided:
         hand = game.hand(number)
         if isinstance(hand, Missing):
             return hand
@@ -341,7 +343,7 @@ def correct(game: games.GameState, hand: HandState, table: rules.Setup) -> Respo
 
 def own_card(state: games.GameState, me: Actor, key: str) -> str | None:
     """This browser's own card as the stream sends it; None once the game is over (the page moves to its end)."""
-    hand = reading.current_hand(state)
+    hand = reading.seen_by(state, None).current
     if hand is None:
         return None
     return render_block("skullking/game.html", "card", card_key=key, edition=state.edition,
