@@ -112,7 +112,7 @@ def hand_now(url: str, number: int = 1) -> Any:
 
     state = games.load(public_id(url))
     assert state is not None
-    return reading.played(state).hands[number - 1]
+    return reading.game_seen(state).hands[number - 1]
 
 
 def set_count(url: str, play: int | None, name: str | None, reveal_at: Any = None, forget: bool = False,

@@ -9,7 +9,7 @@ from scorekeeper.access import VIEWER, Actor, Role
 from scorekeeper.kinds import Change, Denied, Missing, Refused, SeatEntry, Secrets
 from scorekeeper.shelf.skullking import reading, storage
 from scorekeeper.shelf.skullking.changes import change_cards, claim_trick, place_bid
-from scorekeeper.shelf.skullking.reading import Played
+from scorekeeper.shelf.skullking.reading import GameSeen
 from scorekeeper.shelf.skullking.rules import Options, Setup
 from scorekeeper.shelf.skullking.storage import BID, SHOT, HandRow, Phase
 
@@ -24,9 +24,9 @@ def opening(cards: int = 1, cannons: bool = False) -> HandRow:
     return storage.HAND.load(storage.opening(cards, cannons, len(SETUP.players)))
 
 
-def game(secrets: Secrets, row: HandRow | None = None, setup: Setup = SETUP) -> Played:
+def game(secrets: Secrets, row: HandRow | None = None, setup: Setup = SETUP) -> GameSeen:
     """A game whose first hand is open, its secret entries as `secrets` show them."""
-    return Played(setup, (reading.hand_of_play(1, row or opening(), secrets),))
+    return GameSeen(setup, (reading.hand_of_play(1, row or opening(), secrets),))
 
 
 def test_a_bid_that_is_not_the_last_writes_the_secret_entry_alone() -> None:

@@ -2,7 +2,7 @@
 claimed, corrections.
 
 Each is a decision the table's one write path runs (`service.play`), as every game's change is: it
-reads the game's plain values (`reading.Played`: its setup, its hands, the open one's secret entries as
+reads the game's plain values (`reading.GameSeen`: its setup, its hands, the open one's secret entries as
 the acting browser may see them) and the acting browser, checks access and the rules, and says what to
 write (`Change`: the hand's play, a secret entry, the next hand, the game's end); the table writes it,
 logs the event and stores it all in one transaction, or stores nothing.
@@ -19,7 +19,7 @@ from ...access import Actor, Role
 from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, Summary, refused
 from . import NAME, feats, hands, reading, rules, storage, tricks
 from .forms import EntryReport
-from .reading import EntryState, HandState, Played
+from .reading import EntryState, GameSeen, HandState
 from .rules import N_, Entry, Hand, Problem, Setup
 from .storage import BID, SHOT, Phase
 
@@ -49,21 +49,21 @@ class Results:
 # --- what a change reads ---------------------------------------------------------------
 
 
-def played(game: games.GameState, actor: Actor) -> Played:
+def seen_by(game: games.GameState, actor: Actor) -> GameSeen:
     """The locked game as Skull King's changes read it: plain values, the open hand's secret entries as `actor` may
     see them (`games.as_seen_by` decides), as its pages read the same version."""
     return reading.seen_by(game, actor.seat)
 
 
 # A Skull King change: what it decides from the game's plain values and the acting browser.
-Deciding = Callable[[Played, Actor], Decided]
+Deciding = Callable[[GameSeen, Actor], Decided]
 
 
 def deciding(decide: Deciding) -> Callable[[games.GameState, Actor], Decided]:
-    """A Skull King change as the table's one write path runs it: on the locked game's plain values (`played`); a
+    """A Skull King change as the table's one write path runs it: on the locked game's plain values (`seen_by`); a
     game of another kind has no hands (Skull King's addresses find nothing there)."""
     def run(game: games.GameState, actor: Actor) -> Decided:
-        return decide(played(game, actor), actor) if game.kind == NAME else Missing(game.public_id)
+        return decide(seen_by(game, actor), actor) if game.kind == NAME else Missing(game.public_id)
     return run
 
 
@@ -82,7 +82,7 @@ def _written(before: HandState, after: HandState, event: str) -> Change:
                    shown=shown, event=event)
 
 
-def _entering_for(game: Played, actor: Actor, seat: int | None) -> int | None | Denied:
+def _entering_for(game: GameSeen, actor: Actor, seat: int | None) -> int | None | Denied:
     """The seat this browser enters for (a bid, a load, a claimed trick): a phone its own, the host one
     without a phone; None for no such seat; or the answer that it may not."""
     if actor.role == Role.VIEWER:
@@ -99,7 +99,7 @@ def _entering_for(game: Played, actor: Actor, seat: int | None) -> int | None | 
     return seat
 
 
-def _hand_entered_for(game: Played, actor: Actor, number: int,
+def _hand_entered_for(game: GameSeen, actor: Actor, number: int,
                       seat: int | None) -> tuple[HandState, int | None] | Missing | Denied:
     """Hand `number` and the seat this browser enters a secret for in it (`_entering_for`), or why there is none."""
     hand = game.hand(number)
@@ -114,7 +114,7 @@ def _completes(hand: HandState, seat: int, loads: bool = False) -> bool:
     return all(e.position == seat or (e.loaded if loads else e.ready) for e in hand.entries)
 
 
-def place_bid(game: Played, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
+def place_bid(game: GameSeen, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
@@ -141,7 +141,7 @@ def place_bid(game: Played, actor: Actor, number: int, seat: int | None, bid: in
     return replace(_written(hand, ready, "count"), secret=secret)
 
 
-def load_cannon(game: Played, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
+def load_cannon(game: GameSeen, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
     A phone loads its own cannon, the host those of players without a phone. The others see
@@ -169,7 +169,7 @@ def load_cannon(game: Played, actor: Actor, number: int, seat: int | None, shot:
                    secret=SeatEntry(seat, SHOT, shot))
 
 
-def change_cards(game: Played, actor: Actor, number: int, cards: int | None) -> Decided:
+def change_cards(game: GameSeen, actor: Actor, number: int, cards: int | None) -> Decided:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         return Denied()
@@ -220,7 +220,7 @@ def _own_entry(results: Results, stored: Entry, revealed_bid: int) -> Entry | No
 def _refusing(problems: list[Problem], reporting: set[str], lost_changed: bool) -> list[Problem]:
     """The problems that refuse a request: those among the players it reports only, and of the
     table's lost tricks when it changed them. A clash with players who report on their own
-    phones never refuses a result: it waits until all of them have entered theirs (`reading.Played.clashes`)."""
+    phones never refuses a result: it waits until all of them have entered theirs (`reading.GameSeen.clashes`)."""
     return [p for p in problems if (p.players and set(p.players) <= reporting) or (not p.players and lost_changed)]
 
 
@@ -262,7 +262,7 @@ def _with_entered(table: Setup, hand: HandState, scoring: Hand) -> HandState:
     return replace(hand, cards=scoring.cards, lost_tricks=scoring.lost_tricks, entries=tuple(entries))
 
 
-def record_results(game: Played, actor: Actor, number: int, results: Results) -> Decided:
+def record_results(game: GameSeen, actor: Actor, number: int, results: Results) -> Decided:
     """Results of a hand in play, from a phone (its own) or the host (those of the seats without a phone, and closing
     it): the seats it reports are the ones it enters for, which the table checks against the locked game (a seat a
     phone took since the host's page was drawn is refused to the host)."""
@@ -270,7 +270,7 @@ def record_results(game: Played, actor: Actor, number: int, results: Results) ->
     return replace(decided, entered_for=tuple(results.reports)) if isinstance(decided, Change) else decided
 
 
-def _results_decided(game: Played, actor: Actor, number: int, results: Results) -> Decided:
+def _results_decided(game: GameSeen, actor: Actor, number: int, results: Results) -> Decided:
     """What the results of a hand in play change.
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -328,7 +328,7 @@ def _results_decided(game: Played, actor: Actor, number: int, results: Results) 
     return _written(hand, after, "result")
 
 
-def claim_trick(game: Played, actor: Actor, number: int, lead: int, cards: str) -> Decided:
+def claim_trick(game: GameSeen, actor: Actor, number: int, lead: int, cards: str) -> Decided:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
@@ -392,7 +392,7 @@ def claim_trick(game: Played, actor: Actor, number: int, lead: int, cards: str) 
                    entered_for=entered)
 
 
-def correct_hand(game: Played, actor: Actor, number: int, scoring: Hand) -> Decided:
+def correct_hand(game: GameSeen, actor: Actor, number: int, scoring: Hand) -> Decided:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
@@ -412,7 +412,7 @@ def correct_hand(game: Played, actor: Actor, number: int, scoring: Hand) -> Deci
                    summary=summary)
 
 
-def _summary(game: Played, table: Setup, changed: Hand, number: int) -> Summary:
+def _summary(game: GameSeen, table: Setup, changed: Hand, number: int) -> Summary:
     """What a finished game leaves for its crew's statistics, with hand `number` now as `changed` (a scored hand
     corrected, or the last one scored now)."""
     scored = game.scored()
@@ -425,7 +425,7 @@ def _with_entry(hand: HandState, entry: EntryState) -> HandState:
     return replace(hand, entries=tuple(entry if e.position == entry.position else e for e in hand.entries))
 
 
-def _close_hand(game: Played, table: Setup, before: HandState, after: HandState, scoring: Hand) -> Change:
+def _close_hand(game: GameSeen, table: Setup, before: HandState, after: HandState, scoring: Hand) -> Change:
     """A scored hand (its rules' values `scoring`) and the next one open, its bids collected in secret by the table,
     or the game's end if none is left."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)

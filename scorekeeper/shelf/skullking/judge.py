@@ -130,8 +130,7 @@ def judge_trick(public_id: str) -> ResponseReturnValue:
         if judgement.next_leader is not None:
             next_leader = (lead_seat + judgement.next_leader) % count
     # The button only where `changes.claim_trick` takes the claim: the winner's phone, or the host for a phoneless one.
-    may_claim = winner_seat is not None and (
-        me.seat == winner_seat or (me.is_host and not game.seats[winner_seat].has_phone))
+    may_claim = winner_seat is not None and me.enters_for(winner_seat)
     return page(
         "skullking/trick.html", title=gettext("Who wins this trick?"), page_assets=JUDGE_ASSETS, game=game,
         hand=hand, table=table,

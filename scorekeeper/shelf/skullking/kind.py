@@ -134,7 +134,7 @@ class SkullKing:
 
     def played(self, game: Any) -> list[Hand]:
         """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""
-        return reading.played(game).seen()
+        return reading.game_seen(game).seen()
 
 
 # Typed as the interface: mypy checks that Skull King is a kind whose setup is a `Setup` and whose plays are `Hand`s.

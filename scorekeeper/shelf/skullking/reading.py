@@ -1,5 +1,5 @@
 """Skull King's games read through its rules: one value of a game at one version as a screen or a change sees it
-(`Played`: its setup, its hands, the open one with the secret entries that screen may see), and from it each hand,
+(`GameSeen`: its setup, its hands, the open one with the secret entries that screen may see), and from it each hand,
 the clashes, the score pad and the leaderboard.
 
 Made from a view of a game's plain values (`games.as_seen_by`), as pages and changes alike read
@@ -74,7 +74,7 @@ class HandState:
 
 
 @dataclass(frozen=True)
-class Played:
+class GameSeen:
     """A Skull King game at one version as one screen (or a change) sees it, plain values only: its setup, its hands
     (the scored ones as their plays hold them, the open one with the secret entries that screen may see), whether
     the game is finished, the seats whose bid was cleared when they changed phones; its id and version name it."""
@@ -153,7 +153,7 @@ class Played:
         return leaderboard(players, totals, provisional)
 
 
-def played(view: GameState) -> Played:
+def game_seen(view: GameState) -> GameSeen:
     """A Skull King game at its version as this view of it (`games.as_seen_by`) shows it: its rows, the bids and
     loads it may see, and each hand's phase where the table's count stands. A game of another kind has no hands
     (its plays are not hands: Skull King's addresses find nothing there)."""
@@ -169,23 +169,23 @@ def played(view: GameState) -> Played:
         rows = [(play.number, HAND.load(play.data)) for play in view.plays]
         return tuple((row, None if number == secret_now else _hand(view, number, row)) for number, row in rows)
 
-    def read() -> Played:
+    def read() -> GameSeen:
         finished = view.finished_at is not None
         if view.kind != NAME:
             # No hands, so nothing reads its setup: another game's options are not Skull King's.
-            return Played(Setup(rules.RULESETS[0], ()), (), finished, game_id=view.id, version=view.version)
+            return GameSeen(Setup(rules.RULESETS[0], ()), (), finished, game_id=view.id, version=view.version)
         shared = kept.kept_while(("alike", view.id), made_of, alike)
         hands = tuple(hand if hand is not None else _hand(view, play.number, row)
                       for play, (row, hand) in zip(view.plays, shared, strict=True))
         cleared = view.cleared if count is not None and count.name == BID else frozenset()
-        return Played(table_of(view), hands, finished, cleared, view.id, view.version)
+        return GameSeen(table_of(view), hands, finished, cleared, view.id, view.version)
 
     return kept.kept_while((view.id, view.view), made_of, read)
 
 
-def seen_by(game: GameState, seat: int | None) -> Played:
+def seen_by(game: GameState, seat: int | None) -> GameSeen:
     """The game as the screen of `seat` may see it (None: the whole table), `games.as_seen_by` deciding."""
-    return played(as_seen_by(game, seat))
+    return game_seen(as_seen_by(game, seat))
 
 
 def _hand(game: GameState, number: int, row: HandRow) -> HandState:
@@ -287,7 +287,7 @@ class PadRow:
     lost_tricks: int = 0
 
 
-def _pad_row(game: Played, hand: HandState, totals: dict[str, int]) -> PadRow:
+def _pad_row(game: GameSeen, hand: HandState, totals: dict[str, int]) -> PadRow:
     """One hand's row of the pad after the `totals` before it; a scored hand adds its points to them."""
     table = game.setup
     scoring = game.scoring(hand)

@@ -24,9 +24,9 @@ def pad_context(state: games.GameState) -> Context:
     """What the score pad shows every viewer alike: the rows and the leaderboard of the game as the whole table may
     see it (no hidden bid in them)."""
     game = games.as_seen_by(state, None)
-    played = reading.played(game)
-    rows = played.pad_rows()
-    return {"game": game, "table": played.setup, "rows": rows, "standings": played.standings(rows),
+    seen = reading.game_seen(game)
+    rows = seen.pad_rows()
+    return {"game": game, "table": seen.setup, "rows": rows, "standings": seen.standings(rows),
             "edition": game.edition}
 
 
@@ -77,11 +77,11 @@ def pad(public_id: str) -> ResponseReturnValue:
 def screen_context(state: games.GameState) -> Context:
     """What the big screen shows: the same for whoever looks, the game as the whole table may see it."""
     game = games.as_seen_by(state, None)
-    played = reading.played(game)
-    table = played.setup
-    rows = played.pad_rows()
-    hand = played.current
-    standings = played.standings(rows)
+    seen = reading.game_seen(game)
+    table = seen.setup
+    rows = seen.pad_rows()
+    hand = seen.current
+    standings = seen.standings(rows)
     winners = [s.name for s in standings if s.rank == 1]
     # The hand as the table sees it (who is ready, the bids and loads, who is done), as the hand's page shows it.
     status = shared_context(state) if hand is not None else None
@@ -114,10 +114,10 @@ def end(public_id: str) -> ResponseReturnValue:
     if game.kind != NAME:
         # The other games' one screen is their end page too: the winner on top, the pad below.
         return show_game(game)
-    played = reading.seen_by(game, None)
-    if played.current is not None:
+    seen = reading.seen_by(game, None)
+    if seen.current is not None:
         return see_other(url_for("pages.game", public_id=public_id))
-    standing = played.standings()
+    standing = seen.standings()
     winners = [s.name for s in standing if s.rank == 1]
     return page("skullking/end.html", title=gettext("Final standings"), game=game, standings=standing,
                 winners=join_names(winners), winner_count=len(winners), summaries=feats_of(game),
@@ -126,8 +126,8 @@ def end(public_id: str) -> ResponseReturnValue:
 
 def feats_of(game: games.GameState) -> list[PlayerSummary]:
     """Each player's feats over the game's scored hands, for the end page."""
-    played = reading.seen_by(game, None)
-    return feats(played.setup, played.scored())
+    seen = reading.seen_by(game, None)
+    return feats(seen.setup, seen.scored())
 
 
 def shared_end(game: games.GameState) -> str:

@@ -49,7 +49,7 @@ def shared_context(state: games.GameState) -> Context:
     is in it: the same values, hence the same bytes, for every screen at the table.
     """
     seen = games.as_seen_by(state, None)
-    game = reading.played(seen)
+    game = reading.game_seen(seen)
     hand = game.current
     context: Context = {"public_id": seen.public_id, "edition": seen.edition, "over": hand is None,
                         "standings": game.standings()}
@@ -119,7 +119,7 @@ def card_context(state: games.GameState, hand: HandState, seen_by: Actor,
     """
     problems = problems or []
     seen = games.as_seen_by(state, seen_by.seat)
-    game = reading.played(seen)
+    game = reading.game_seen(seen)
     hand = game.hands[hand.number - 1]
     table = game.setup
     scoring = game.scoring(hand)
@@ -165,7 +165,7 @@ def bid_worths(table: rules.Setup, cards: int) -> list[str]:
     return found
 
 
-def clashes_of(game: reading.Played, hand: HandState, seen_by: Actor) -> list[Problem]:
+def clashes_of(game: reading.GameSeen, hand: HandState, seen_by: Actor) -> list[Problem]:
     """The clashes this phone's player is part of: its card says what to do about them."""
     if seen_by.seat is None:
         return []
@@ -189,7 +189,7 @@ def card_key(state: games.GameState, seen_by: Actor) -> str:
     Made from the game as this browser may see it, so it tells nothing of a hidden bid.
     """
     seen = games.as_seen_by(state, seen_by.seat)
-    game = reading.played(seen)
+    game = reading.game_seen(seen)
     hand = game.current
     if hand is None:
         return "over"
@@ -292,7 +292,7 @@ def results(public_id: str, number: int) -> ResponseReturnValue:
     # What a refused form shows again: the host's form as sent, a phone's result as it sent it.
     shown: dict[str, Any] = {}
 
-    def decide(game: reading.Played, actor: Actor) -> Decided:
+    def decide(game: reading.GameSeen, actor: Actor) -> Decided:
         hand = game.hand(number)
         if isinstance(hand, Missing):
             return hand
