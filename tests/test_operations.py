@@ -382,7 +382,6 @@ def drop_the_app_s_connections(database_url: str) -> None:
     engine.dispose()
 
 
-
 def socket_url(url: str) -> str:
     """The same database reached through the server's Unix socket (its first socket folder), not TCP, its connections
     named."""

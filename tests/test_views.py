@@ -424,7 +424,6 @@ def test_a_correction_of_an_earlier_hand_moves_every_row_after_it(app: Flask, cl
         total - delta for row in before[2:] for total, delta in zip((c.total for c in row.cells), (20, 50), strict=True)]
 
 
-
 def test_a_scored_hand_s_play_holds_the_bids_its_pad_shows_and_an_open_one_none(
         app: Flask, client: FlaskClient, finished_pad: dict[str, Any]) -> None:
     """Scored by play, corrected by the host, or imported: each scored hand's stored play holds every bid as the pad

@@ -49,21 +49,16 @@ class Results:
 # --- what a change reads ---------------------------------------------------------------
 
 
-def seen_by(game: games.GameState, actor: Actor) -> GameSeen:
-    """The locked game as Skull King's changes read it: plain values, the open hand's secret entries as `actor` may
-    see them (`games.as_seen_by` decides), as its pages read the same version."""
-    return reading.seen_by(game, actor.seat)
-
-
 # A Skull King change: what it decides from the game's plain values and the acting browser.
 Deciding = Callable[[GameSeen, Actor], Decided]
 
 
 def deciding(decide: Deciding) -> Callable[[games.GameState, Actor], Decided]:
-    """A Skull King change as the table's one write path runs it: on the locked game's plain values (`seen_by`); a
-    game of another kind has no hands (Skull King's addresses find nothing there)."""
+    """A Skull King change as the table's one write path runs it: on the locked game's plain values as the acting
+    browser may see them (`reading.seen_by`, which its pages of the same version read too); a game of another kind
+    has no hands (Skull King's addresses find nothing there)."""
     def run(game: games.GameState, actor: Actor) -> Decided:
-        return decide(seen_by(game, actor), actor) if game.kind == NAME else Missing(game.public_id)
+        return decide(reading.seen_by(game, actor.seat), actor) if game.kind == NAME else Missing(game.public_id)
     return run
 
 
@@ -286,7 +281,7 @@ def _results_decided(game: GameSeen, actor: Actor, number: int, results: Results
     if hand.phase != Phase.PLAYING:
         return STALE
     table = game.setup
-    current = reading.scoring_of(table.players, hand)
+    current = game.scoring(hand)
     # Every bid is in once a hand is played.
     revealed = [e.revealed_bid or 0 for e in current.entries]
     closing = actor.is_host and results.intent == Intent.SCORE
@@ -360,7 +355,7 @@ def claim_trick(game: GameSeen, actor: Actor, number: int, lead: int, cards: str
     entering = _entering_for(game, actor, seat)
     if isinstance(entering, Denied):
         return entering
-    current = reading.scoring_of(table.players, hand)
+    current = game.scoring(hand)
     mine = current.entries[seat]
     bonuses = dict(mine.bonuses)
     for kind, taken in judgement.captures.as_bonuses().items():

@@ -308,7 +308,7 @@ def results(public_id: str, number: int) -> ResponseReturnValue:
             return Refused(tuple(parsed.problems))
         if actor.seat is not None and actor.seat in parsed.reports:
             # Refused, the card shows what the phone sent, not what is stored.
-            player = reading.scoring_of(game.setup.players, hand).entries[actor.seat]
+            player = game.scoring(hand).entries[actor.seat]
             shown["typed"] = parsed.reports[actor.seat].entry(player.player, player.revealed_bid or 0)
         return changes.record_results(game, actor, number, Results(intent, parsed.reports, parsed.lost_tricks))
 
