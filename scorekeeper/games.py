@@ -450,7 +450,7 @@ def secrets_for(game: GameState, play: int) -> kinds.Secrets:
     ours = count is not None and count.play == play
     if not ours or count is None:
         return kinds.Secrets(entries)
-    return kinds.Secrets(entries, None if count.over else count.reveal_at, count.over, count.name)
+    return kinds.Secrets(entries, None if count.over else count.reveal_at, count.over, count.name, game.cleared)
 
 
 def secrets_seen_by(game: GameState, seat: int | None, play: int) -> kinds.Secrets:
@@ -463,6 +463,29 @@ def secrets_seen_by(game: GameState, seat: int | None, play: int) -> kinds.Secre
 
 # Records (for writes) or plain values (for reading): the rules see them alike.
 AnyGame = Game | GameState
+
+
+@dataclass(frozen=True)
+class Plays:
+    """A game at one version as its rules read it: its setup, its closed plays in order and the draft of the one open
+    (None: none open), as the rules' own values."""
+
+    setup: Any
+    closed: tuple[Any, ...]
+    draft: Any
+    version: int
+
+
+def plays_of(game: GameState) -> Plays:
+    """The game as its rules read its plays, once per version and process: what its pages, each screen's view of it
+    and its changes all read."""
+    def read() -> Plays:
+        kind = kinds.kind_of(game)
+        closed, draft = kinds.plays_of(kind.played_rules, game)
+        return Plays(kind.setup_of(game), tuple(closed), draft, game.version)
+
+    found: Plays = cache("plays").kept_while(game.id, game.version, read)
+    return found
 
 
 Made = TypeVar("Made")

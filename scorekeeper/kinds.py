@@ -23,7 +23,7 @@ from flask import Blueprint, current_app
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .access import Actor
-from .padfile import JSON, JSONObject, PadError, read_json, shown, write_rounds_csv
+from .padfile import JSON, JSONObject, PadError, json_kind, read_json, shown, write_rounds_csv
 from .problems import N_, Problem
 
 if TYPE_CHECKING:
@@ -42,6 +42,15 @@ Form: TypeAlias = "MultiDict[str, str]"
 # stores them (JSON objects).
 ClosedT = DefaultedTypeVar("ClosedT", default=JSONObject)
 DraftT = DefaultedTypeVar("DraftT", default=JSONObject)
+
+
+class Columns(TypedDict):
+    """A game's setup as the database keeps it besides its seats' names: its ruleset (a game with one: its name), who
+    dealt first (a game that names no dealer: the first seat) and its options."""
+
+    ruleset: str
+    first_dealer: int
+    options: JSONObject
 
 
 class Summary(TypedDict):
@@ -211,13 +220,14 @@ def refused(*problems: Problem) -> Refused:
 class Secrets:
     """The secret entries of the open play as one screen may see them (`games.secrets_for`): by name, then seat, the
     value, or None for an entry that is in but not shown to this screen; the name of the entries the table
-    collects or counts of this play, if any; while the count runs, when it ends; and whether it is over (everyone
-    sees them)."""
+    collects or counts of this play, if any; while the count runs, when it ends; whether it is over (everyone
+    sees them); and the seats whose entry of the count still to run was cleared when they changed phones."""
 
     entries: Mapping[str, Mapping[int, Any]] = field(default_factory=dict)
     reveal_at: datetime | None = None
     shown: bool = False
     counted: str | None = None
+    cleared: frozenset[int] = frozenset()
 
     def of(self, name: str) -> Mapping[int, Any]:
         """The entries called `name`, by seat."""
@@ -250,6 +260,10 @@ class OfKind(Protocol):
 class StoredGame(OfKind, Protocol):
     """A stored game as a kind reads its setup from it: the table's state of it (`games.GameState`) or its row."""
 
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def first_dealer(self) -> int: ...
     @property
     def options(self) -> Mapping[str, JSON] | None: ...
     @property
@@ -303,8 +317,8 @@ class GameKind(Protocol[SetupT, PlayT]):
     RULES_TEMPLATE: str
 
     @property
-    def played_rules(self) -> PlayedRules[SetupT, PlayT, Any, Any] | None:
-        """Its rules when the table keeps its plays and draws its one screen (None: it keeps and draws its own)."""
+    def played_rules(self) -> PlayedRules[SetupT, PlayT, Any, Any]:
+        """Its rules: what its form, a tap and its screen mean, its plays kept by the table."""
         ...
 
     def init_app(self, app: Flask) -> None:
@@ -356,9 +370,9 @@ class PlayedRules(Protocol[SetupT, PlayT, DraftT, TapT]):
 
     def setup_from_form(self, form: Form) -> NewMatch[SetupT]: ...
     def form_fields(self, setup: SetupT) -> list[tuple[str, str]]: ...
-    def stored(self, setup: SetupT) -> tuple[list[str], JSONObject]: ...
-    def from_stored(self, players: list[str], options: Mapping[str, JSON]) -> SetupT: ...
-    def label(self, options: Mapping[str, JSON]) -> str: ...
+    def stored(self, setup: SetupT) -> tuple[list[str], Columns]: ...
+    def from_stored(self, players: list[str], columns: Columns) -> SetupT: ...
+    def label(self, ruleset: str, options: Mapping[str, JSON]) -> str: ...
     def read_pad(self, doc: JSONObject, check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
     def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> JSONObject: ...
     def finished(self, setup: SetupT, plays: Sequence[PlayT]) -> bool: ...
@@ -410,13 +424,15 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
         return self.rules.form_fields(setup)
 
     def columns(self, setup: SetupT) -> tuple[list[str], JSONObject]:
-        """The seats' names, and the game's columns: its options (its name stands for its ruleset)."""
-        players, options = self.rules.stored(setup)
-        return players, {"ruleset": self.NAME, "options": options}
+        """The seats' names, and the game's columns as its rules store them."""
+        players, columns = self.rules.stored(setup)
+        return players, {"ruleset": columns["ruleset"], "first_dealer": columns["first_dealer"],
+                         "options": columns["options"]}
 
     def setup_of(self, game: StoredGame) -> SetupT:
         """The setup of a stored game (a record or its plain values)."""
-        return self.rules.from_stored([s.name for s in game.seats], game.options or {})
+        columns = Columns(ruleset=game.ruleset, first_dealer=game.first_dealer, options=dict(game.options or {}))
+        return self.rules.from_stored([s.name for s in game.seats], columns)
 
     def rematch(self, setup: SetupT) -> SetupT:
         """The same game again ("New game with these players" asks the form instead)."""
@@ -424,7 +440,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
 
     def label(self, game: StoredGame) -> str:
         """The game's name in lists."""
-        return self.rules.label(game.options or {})
+        return self.rules.label(game.ruleset, game.options or {})
 
     def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[PlayT]]:
         """A pad file's setup and plays (a document `read_any` found of its format); PadError with every problem."""
@@ -502,7 +518,9 @@ class Shelf:
         """A pad file of any game, told apart by its `format`: its kind, and (its setup, its plays).
         PadError with every problem."""
         doc = read_json(text)
-        found = doc.get("format") if isinstance(doc, dict) else None
+        if not isinstance(doc, dict):
+            raise PadError([Problem(N_("A pad file is a JSON object, not %(value)s."), {"value": json_kind(doc)})])
+        found = doc.get("format")
         kinds = list(self)
         # A document that names no format goes to the first game's reader, the oldest pad file, which says what
         # is missing in its own terms.

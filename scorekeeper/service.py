@@ -352,21 +352,23 @@ def _apply(write: Write, applied: kinds.Change[Any, Any]) -> None:
         write.writes.finished = (game.finished_at or utcnow(), applied.summary)
 
 
-def by_rules(change: object, drawn_for: int | None = None) -> Decision:
-    """A tap on the one screen the table draws for a game (`PlayedRules`), as its decision: the rules say what it
-    does to the play open now; a play that closes ends the game, or the next collects its secret entries.
+def by_rules(change: object, kind_name: str, drawn_for: int | None = None) -> Decision:
+    """A tap on a game's screen, as its decision by its rules (`PlayedRules`): they say what it does to the play open
+    now (or to the closed one it names); a play that closes ends the game, or the next collects its secret entries.
 
-    `change`: the tap as the game's rules parsed it (`parse_change`), a value of the game's own.
+    `change`: the tap as the rules of the kind `kind_name` parsed it (`parse_change`), a value of the game's own; a
+    game of another kind has no such tap (its address finds nothing there).
 
     `drawn_for`: the number of the round the screen showed; a tap that arrives after it closed
     (a late or repeated tap) changes nothing rather than land in the next one.
     """
     def decide(game: games.GameState, actor: Actor) -> kinds.Decided:
         kind = kinds.kind_of(game)
-        rules = kind.played_rules
-        if rules is None:
+        if kind.NAME != kind_name:
             return kinds.Missing(game.public_id)
-        setup, (closed, draft) = kind.setup_of(game), kinds.plays_of(rules, game)
+        rules = kind.played_rules
+        read = games.plays_of(game)
+        setup, closed, draft = read.setup, list(read.closed), read.draft
         number = len(closed) + 1
         if drawn_for is not None and drawn_for != number:
             return kinds.STALE
@@ -375,9 +377,15 @@ def by_rules(change: object, drawn_for: int | None = None) -> Decision:
         applied = rules.apply(setup, closed, draft, actor, change, secrets)
         if not isinstance(applied, kinds.Change):
             return applied
-        stored = replace(applied.stored_with(rules.PLAY, rules.DRAFT), play=number)
+        # A change names the play it writes when it is not the open one (a scored play corrected).
+        play = applied.play if applied.play is not None else number
+        stored = replace(applied.stored_with(rules.PLAY, rules.DRAFT), play=play)
         if applied.closed is None:
             return stored
+        if play < number:
+            # A correction: a finished game's statistics follow.
+            played = [applied.closed if n == play else p for n, p in enumerate(closed, start=1)]
+            return replace(stored, summary=rules.summary(setup, played)) if rules.finished(setup, played) else stored
         played = [*closed, applied.closed]
         if rules.finished(setup, played):
             return replace(stored, summary=rules.summary(setup, played))

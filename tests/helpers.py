@@ -112,7 +112,9 @@ def hand_now(url: str, number: int = 1) -> Any:
 
     state = games.load(public_id(url))
     assert state is not None
-    return reading.game_seen(state).hands[number - 1]
+    read = games.plays_of(state)
+    secrets = games.secrets_for(state, len(read.closed) + 1)
+    return reading.GameSeen.of_plays(read.setup, read.closed, read.draft, secrets).hands[number - 1]
 
 
 def set_count(url: str, play: int | None, name: str | None, reveal_at: Any = None, forget: bool = False,

@@ -279,8 +279,9 @@ def test_an_expansion_pad_exports_imports_and_scores_to_itself(game: tuple[Setup
     exported = write_pad(table, hands)
     assert exported["options"]["expansion"] is True
     text = json.dumps(exported)
-    reread_table, reread_hands = read_any(text, check=False)[1]
-    assert reread_table.expansion and write_pad(reread_table, reread_hands) == exported
+    kind, (reread_table, reread_hands) = read_any(text, check=False)
+    # Read back as the game stores its hands (a hand's row, seats in order), written again as it was.
+    assert reread_table.expansion and kind.write_pad(reread_table, reread_hands) == exported
     assert score_any(text) == exported
 
 

@@ -64,6 +64,23 @@ def test_the_command_does_find_a_game_named_elsewhere(checkout: Path) -> None:
     assert "scorekeeper/shelf/skullking/kind.py" in found and "scorekeeper/shelf/skullking/templates/" in found
 
 
+def test_every_game_is_its_rules_on_the_table_s_plays() -> None:
+    """One way to be a game: every registered game is a module of rules (`PlayedRules`, every member of it declared)
+    made a kind by the table's `OnPlays` (a game that brings more, its own pages or CSV, extends it)."""
+    import types
+
+    from scorekeeper.kinds import OnPlays, PlayedRules
+    from scorekeeper.shelf import INSTALLED
+
+    members = {name for name in (*vars(PlayedRules), *PlayedRules.__annotations__) if not name.startswith("_")}
+    assert {"PLAY", "DRAFT", "SECRETS", "apply", "context", "card_state", "stored", "from_stored"} <= members
+    for kind in INSTALLED:
+        assert isinstance(kind, OnPlays), kind.NAME
+        rules = kind.played_rules
+        assert isinstance(rules, types.ModuleType), kind.NAME
+        assert sorted(name for name in members if not hasattr(rules, name)) == [], kind.NAME
+
+
 def test_a_game_s_templates_and_static_files_are_in_its_own_package(app: Flask) -> None:
     """Each game's pages are drawn from templates in its package, and its own styles and scripts are served from
     its package's `static/` (its Blueprint's), for every registered game."""
@@ -74,7 +91,7 @@ def test_a_game_s_templates_and_static_files_are_in_its_own_package(app: Flask) 
     for kind in INSTALLED:
         folder = PACKAGE / "shelf" / next(name for name, spellings in games.items() if kind.NAME in spellings)
         rules = kind.played_rules
-        templates = [kind.NEW_TEMPLATE, kind.RULES_TEMPLATE, *([rules.TEMPLATE] if rules is not None else [])]
+        templates = [kind.NEW_TEMPLATE, kind.RULES_TEMPLATE, rules.TEMPLATE]
         for name in templates:
             _, filename, _ = app.jinja_env.loader.get_source(app.jinja_env, name)
             assert Path(filename).resolve().is_relative_to(folder), (kind.NAME, name, filename)
@@ -242,7 +259,7 @@ def test_one_change_path_every_write_of_a_game_commits_through() -> None:
 # What a game's package may call of the service: its one change path, a new game, and the answers a page raises or
 # gives before a change reaches the game (a form that could not be read, a page of no such hand). A decision answers
 # with a value (`kinds.Decided`): it raises nothing of the service's.
-GAME_CALLS_OF_THE_SERVICE = {"play", "create", "refusal", "seat_at", "NotAllowed", "NotFound", "Outcome"}
+GAME_CALLS_OF_THE_SERVICE = {"play", "by_rules", "create", "refusal", "seat_at", "NotAllowed", "NotFound", "Outcome"}
 
 
 def table_writes(name: str, text: str) -> list[str]:

@@ -66,9 +66,21 @@ def test_export_import_export_gives_the_same_document(game: tuple[Setup, list[Ha
     table, hands = game
     exported = write_pad(table, hands)
     text = json.dumps(exported)
-    reread_table, reread_hands = read_any(text, check=False)[1]
-    assert write_pad(reread_table, reread_hands) == exported
+    kind, (reread_table, reread_hands) = read_any(text, check=False)
+    # Read back as the game stores its hands (a hand's row, seats in order), written again as it was.
+    assert kind.write_pad(reread_table, reread_hands) == exported
     assert score_any(text) == exported
+
+
+def test_a_hand_s_entries_in_any_order_are_written_in_seat_order(example_pad: dict[str, Any]) -> None:
+    """A hand is kept as its seats have it: a file listing a hand's entries in another order scores to the same pad,
+    in the order of `players`."""
+    shuffled = copy.deepcopy(example_pad)
+    for hand in shuffled["hands"]:
+        hand["entries"].reverse()
+    completed = score_any(json.dumps(shuffled))
+    assert completed == score_any(json.dumps(example_pad))
+    assert [e["player"] for e in completed["hands"][0]["entries"]] == ["Anne", "Ben", "Cara"]
 
 
 def test_the_first_dealer_is_named_or_the_first_player(example_pad: dict[str, Any]) -> None:

@@ -102,7 +102,7 @@ Taps = Iterator[tuple[str, dict[str, Any]]]
 
 
 def skull_king_taps(state: games.GameState) -> Taps:
-    hand = reading.game_seen(state).current
+    hand = reading.seen_by(state, None).current
     assert hand is not None
     seats, n = range(len(state.seats)), hand.number
     if hand.phase.is_secret:

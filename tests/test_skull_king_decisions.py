@@ -21,7 +21,7 @@ SOON = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 def opening(cards: int = 1, cannons: bool = False) -> HandRow:
     """A hand as its play stores it when it opens to be bid."""
-    return storage.HAND.load(storage.opening(cards, cannons, len(SETUP.players)))
+    return storage.opening(cards, cannons, len(SETUP.players))
 
 
 def game(secrets: Secrets, row: HandRow | None = None, setup: Setup = SETUP) -> GameSeen:
@@ -76,7 +76,7 @@ def test_changing_the_cards_is_the_host_s_and_everyone_bids_again() -> None:
     assert change_cards(open_hand, BOB, 1, 2) == Denied()
     decided = change_cards(open_hand, HOST_WITH_BOB_S_PHONE, 1, 2)
     assert isinstance(decided, Change) and (decided.collects, decided.forget) == ((1, BID), True)
-    assert decided.draft is not None and decided.draft["cards"] == 2
+    assert decided.draft is not None and decided.draft.cards == 2
 
 
 def test_davy_jones_s_monsters_are_written_for_a_seat_the_claiming_browser_enters_for() -> None:
@@ -91,10 +91,10 @@ def test_davy_jones_s_monsters_are_written_for_a_seat_the_claiming_browser_enter
         assert isinstance(decided, Change), decided
         assert decided.entered_for == entered
         assert decided.draft is not None
-        written = storage.HAND.load(decided.draft)
+        written = decided.draft
         assert written.entries[2].tricks == 1 and written.entries[0].bonuses == destroyed
         assert written.entries[1].bonuses == {}
     # Bob's own phone claims a trick he won: his line only, not Ann's monster, which is hers to count.
     decided = claim_trick(playing, BOB, 1, 0, "davy jones, yellow 9, kraken")
     assert isinstance(decided, Change) and decided.entered_for == (1,)
-    assert decided.draft is not None and storage.HAND.load(decided.draft).entries[0].bonuses == {}
+    assert decided.draft is not None and decided.draft.entries[0].bonuses == {}

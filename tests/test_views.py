@@ -408,7 +408,7 @@ def test_a_correction_of_an_earlier_hand_moves_every_row_after_it(app: Flask, cl
 
     def rows() -> list:
         with app.test_request_context():
-            return reading.game_seen(games.load(url.rsplit("/", 1)[1])).pad_rows()
+            return reading.seen_by(games.load(url.rsplit("/", 1)[1]), None).pad_rows()
 
     url = play_short_game(client)
     before = rows()

@@ -18,12 +18,15 @@ from .. import games, kinds, service
 from ..access import VIEWER, Actor
 from ..clock import epoch_ms
 from ..i18n import gettext
-from ..problems import Problem
+from ..problems import N_, Problem
 from . import bp
 from .labels import say
 from .pushed import PushedPage, card_fingerprint, host_card_parts
 from .rendering import after, once_per_edition, open_page, page
 from .sessions import credentials, follow_next_game, load_state, visitor
+
+# A tap whose form the game's rules cannot read.
+NOT_UNDERSTOOD = Problem(N_("The request could not be understood. Reload the page and try again."))
 
 # The parts of a shelf game's screen that are the same for every viewer (each an element with its id).
 SHARED_PARTS = ("table", "board")
@@ -53,27 +56,10 @@ class ShelfGame:
                 "reveal_ms": epoch_ms(secrets.reveal_at)}
 
 
-def shelf_game(state: games.GameState) -> ShelfGame | None:
-    """The game `state` is, as its rules read its plays, once per version and process; None for a game that
-    draws its own screens."""
-    kind = kinds.registered()[state.kind]
-    rules = kind.played_rules
-    if rules is None:
-        return None
-
-    def read() -> ShelfGame:
-        closed, draft = kinds.plays_of(rules, state)
-        return ShelfGame(rules, kind.setup_of(state), tuple(closed), draft, state.version)
-
-    return games.cache("shelf games").kept_while(state.id, state.version, read)
-
-
 def played(state: games.GameState) -> ShelfGame:
-    """The game whose one screen the table draws, as its rules read its plays; NotFound for one that draws its own."""
-    found = shelf_game(state)
-    if found is None:
-        raise service.NotFound(state.public_id)
-    return found
+    """The game `state` is, as its rules read its plays (`games.plays_of`: once per version and process)."""
+    read = games.plays_of(state)
+    return ShelfGame(kinds.registered()[state.kind].played_rules, read.setup, read.closed, read.draft, read.version)
 
 
 def shared_screen(found: ShelfGame, state: games.GameState) -> str:
@@ -125,10 +111,11 @@ def play(public_id: str) -> ResponseReturnValue:
     state = load_state(public_id)
     change = played(state).kind.parse_change(request.form)
     if change is None:
-        return match_page(state, 422,
-                          [gettext("The request could not be understood. Reload the page and try again.")])
+        # Answered as every refusal is, by the game's own screen.
+        return after(service.refusal(public_id, [NOT_UNDERSTOOD]))
     drawn_for = request.form.get("play", "")
-    decide = service.by_rules(change, int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
+    decide = service.by_rules(change, state.kind,
+                              int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)
     outcome = service.play(public_id, credentials(public_id), decide,
                            float(current_app.config.get("REVEAL_COUNT_SECONDS", 3.0)))
     # The one answer of every game's tap: the game as the change stored it (the screen it answers noted), or again

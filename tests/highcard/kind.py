@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from scorekeeper.access import Actor
-from scorekeeper.kinds import Change, Codec, Decided, Denied, NewMatch, OnPlays, Refused, SeatEntry, Secrets
+from scorekeeper.kinds import Change, Codec, Columns, Decided, Denied, NewMatch, OnPlays, Refused, SeatEntry, Secrets
 from scorekeeper.padfile import PadError
 from scorekeeper.problems import Problem
 from scorekeeper.standings import leaderboard
@@ -85,15 +85,15 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
     return [("player", name) for name in setup.players]
 
 
-def stored(setup: Setup) -> tuple[list[str], dict[str, Any]]:
-    return list(setup.players), {"target": setup.target}
+def stored(setup: Setup) -> tuple[list[str], Columns]:
+    return list(setup.players), Columns(ruleset=NAME, first_dealer=0, options={"target": setup.target})
 
 
-def from_stored(players: list[str], options: Mapping[str, Any]) -> Setup:
-    return Setup(tuple(players), options.get("target", 3))
+def from_stored(players: list[str], columns: Columns) -> Setup:
+    return Setup(tuple(players), int(str(columns["options"].get("target", 3))))
 
 
-def label(options: Mapping[str, Any]) -> str:
+def label(ruleset: str, options: Mapping[str, Any]) -> str:
     return TITLE
 
 

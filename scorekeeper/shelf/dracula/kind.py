@@ -8,7 +8,7 @@ from typing import TypedDict
 
 from ...access import Actor
 from ...i18n import gettext
-from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
+from ...kinds import Change, Codec, Columns, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
 from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, name_problems, target_problems
 from ...standings import leaderboard
@@ -93,14 +93,14 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
     return [("player", setup.queen), ("player", setup.king), ("target", str(setup.target))]
 
 
-def stored(setup: Setup) -> tuple[list[str], JSONObject]:
+def stored(setup: Setup) -> tuple[list[str], Columns]:
     """The seats' names (the Queen's way first) and the options as the database keeps them."""
-    return [setup.queen, setup.king], {"target": setup.target}
+    return [setup.queen, setup.king], Columns(ruleset=NAME, first_dealer=0, options={"target": setup.target})
 
 
-def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
+def from_stored(players: list[str], columns: Columns) -> Setup:
     """The setup of a stored game."""
-    return SETUP.load({**options, "queen": players[0], "king": players[1]})
+    return SETUP.load({**columns["options"], "queen": players[0], "king": players[1]})
 
 
 def read_pad(doc: JSONObject, check: bool = False) -> tuple[Setup, list[Round]]:
@@ -194,7 +194,7 @@ def summary(setup: Setup, plays: Sequence[Round]) -> Summary:
             "winners": [setup.players[now.winner]] if now.winner is not None else [], "per_hand": per_round}
 
 
-def label(options: Mapping[str, JSON]) -> str:
+def label(ruleset: str, options: Mapping[str, JSON]) -> str:
     """The game's name in lists, in the reader's language."""
     return str(gettext(TITLE))
 

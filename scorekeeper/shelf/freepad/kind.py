@@ -9,7 +9,7 @@ from typing import TypedDict
 
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
-from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
+from ...kinds import Change, Codec, Columns, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
 from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, character_problems
 from ...standings import leaderboard
@@ -113,18 +113,19 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
             *(((setup.end, str(setup.limit)),) if setup.limit is not None else ())]
 
 
-def stored(setup: Setup) -> tuple[list[str], JSONObject]:
+def stored(setup: Setup) -> tuple[list[str], Columns]:
     """The seats' names and the options as the database keeps them."""
-    return list(setup.players), {"game": setup.game, "teams": [list(team) for team in setup.teams],
-                                 "lowest_wins": setup.lowest_wins, "end": setup.end, "limit": setup.limit}
+    return list(setup.players), Columns(ruleset=NAME, first_dealer=0, options={
+        "game": setup.game, "teams": [list(team) for team in setup.teams], "lowest_wins": setup.lowest_wins,
+        "end": setup.end, "limit": setup.limit})
 
 
-def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
+def from_stored(players: list[str], columns: Columns) -> Setup:
     """The setup of a stored game."""
-    return SETUP.load({**options, "players": players})
+    return SETUP.load({**columns["options"], "players": players})
 
 
-def label(options: Mapping[str, JSON]) -> str:
+def label(ruleset: str, options: Mapping[str, JSON]) -> str:
     """The game's own name, as lists and statistics show it."""
     return str(options.get("game", ""))
 

@@ -8,7 +8,7 @@ from typing import TypedDict
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
 from ...i18n import gettext
-from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
+from ...kinds import Change, Codec, Columns, Context, Decided, Denied, Form, NewMatch, Refused, Secrets, Summary
 from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem
 from ...standings import leaderboard
@@ -80,15 +80,15 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
             ("target", str(setup.target)), *((("teams", "on"),) if setup.teams else ())]
 
 
-def stored(setup: Setup) -> tuple[list[str], JSONObject]:
+def stored(setup: Setup) -> tuple[list[str], Columns]:
     """The seats' names and the options as the database keeps them."""
-    return list(setup.players), {"stock": setup.stock, "target": setup.target,
-                                 "teams": [list(team) for team in setup.teams]}
+    return list(setup.players), Columns(ruleset=NAME, first_dealer=0, options={
+        "stock": setup.stock, "target": setup.target, "teams": [list(team) for team in setup.teams]})
 
 
-def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
+def from_stored(players: list[str], columns: Columns) -> Setup:
     """The setup of a stored match."""
-    return SETUP.load({**options, "players": players})
+    return SETUP.load({**columns["options"], "players": players})
 
 
 def read_pad(doc: JSONObject, check: bool = False) -> tuple[Setup, list[GameResult]]:
@@ -223,7 +223,7 @@ def summary(setup: Setup, plays: Sequence[GameResult]) -> Summary:
     return summary
 
 
-def label(options: Mapping[str, JSON]) -> str:
+def label(ruleset: str, options: Mapping[str, JSON]) -> str:
     """The game's name in lists, in the reader's language."""
     return str(gettext(TITLE))
 

@@ -10,18 +10,23 @@ logs the event and stores it all in one transaction, or stores nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TypeAlias
 
-from ... import games
+from ... import forms
 from ...access import Actor, Role
-from ...kinds import STALE, Change, Decided, Denied, Missing, SeatEntry, Summary, refused
-from . import NAME, feats, hands, reading, rules, storage, tricks
-from .forms import EntryReport
+from ...kinds import STALE, Change, Decided, Denied, Form, Missing, Refused, SeatEntry, refused
+from . import hands, reading, rules, storage, tricks
+from .forms import EntryReport, parse_correction, parse_results
 from .reading import EntryState, GameSeen, HandState
 from .rules import N_, Entry, Hand, Problem, Setup
-from .storage import BID, SHOT, Phase
+from .storage import BID, SHOT, HandRow, Phase
+
+# What a Skull King change writes (its hands as their plays store them), and what its decision answers.
+Written: TypeAlias = Change[HandRow, HandRow]
+Answer: TypeAlias = Decided[HandRow, HandRow]
 
 
 class Intent(StrEnum):
@@ -46,34 +51,18 @@ class Results:
     lost_tricks: int | None = None
 
 
-# --- what a change reads ---------------------------------------------------------------
-
-
-# A Skull King change: what it decides from the game's plain values and the acting browser.
-Deciding = Callable[[GameSeen, Actor], Decided]
-
-
-def deciding(decide: Deciding) -> Callable[[games.GameState, Actor], Decided]:
-    """A Skull King change as the table's one write path runs it: on the locked game's plain values as the acting
-    browser may see them (`reading.seen_by`, which its pages of the same version read too); a game of another kind
-    has no hands (Skull King's addresses find nothing there)."""
-    def run(game: games.GameState, actor: Actor) -> Decided:
-        return decide(reading.seen_by(game, actor.seat), actor) if game.kind == NAME else Missing(game.public_id)
-    return run
-
-
 # --- what a change writes ------------------------------------------------------------
 
 
-def _written(before: HandState, after: HandState, event: str) -> Change:
+def _written(before: HandState, after: HandState, event: str) -> Written:
     """What the table writes of a hand that changed: its play (closed once scored), and a bid that changed once
     revealed (Harry the Giant's)."""
     row = after.row()
-    values = storage.HAND.dump(row) if row != before.row() else None
+    values = row if row != before.row() else None
     scored = row.phase == Phase.SCORED
     shown = tuple(SeatEntry(new.position, BID, new.bid) for old, new in zip(before.entries, after.entries, strict=True)
                   if new.bid is not None and new.bid != old.bid)
-    return Change(draft=None if scored else values, closed=values if scored else None, play=after.number,
+    return Written(draft=None if scored else values, closed=values if scored else None, play=after.number,
                    shown=shown, event=event)
 
 
@@ -109,7 +98,7 @@ def _completes(hand: HandState, seat: int, loads: bool = False) -> bool:
     return all(e.position == seat or (e.loaded if loads else e.ready) for e in hand.entries)
 
 
-def place_bid(game: GameSeen, actor: Actor, number: int, seat: int | None, bid: int | None) -> Decided:
+def place_bid(game: GameSeen, actor: Actor, number: int, seat: int | None, bid: int | None) -> Answer:
     """A secret bid: a phone for its own seat, the host for a seat with no phone.
 
     When every seat is ready the YO-HO-HO count starts. Every bid during the count starts
@@ -130,13 +119,13 @@ def place_bid(game: GameSeen, actor: Actor, number: int, seat: int | None, bid: 
     secret = SeatEntry(seat, BID, bid)
     if not _completes(hand, seat):
         # The kind stays in the log (no screen is sent it): the version alone moves, by one either way.
-        return Change(secret=secret, play=number, event="bid")
+        return Written(secret=secret, play=number, event="bid")
     # Ready for the results the moment the count ends, with no write needed then.
     ready = replace(hand, entries=tuple(replace(e, tricks=None, done=False, fixing=False) for e in hand.entries))
     return replace(_written(hand, ready, "count"), secret=secret)
 
 
-def load_cannon(game: GameSeen, actor: Actor, number: int, seat: int | None, shot: str | None) -> Decided:
+def load_cannon(game: GameSeen, actor: Actor, number: int, seat: int | None, shot: str | None) -> Answer:
     """A secret load, with the cannonball rule: grapeshot or cannonball, once the bids are revealed.
 
     A phone loads its own cannon, the host those of players without a phone. The others see
@@ -164,7 +153,7 @@ def load_cannon(game: GameSeen, actor: Actor, number: int, seat: int | None, sho
                    secret=SeatEntry(seat, SHOT, shot))
 
 
-def change_cards(game: GameSeen, actor: Actor, number: int, cards: int | None) -> Decided:
+def change_cards(game: GameSeen, actor: Actor, number: int, cards: int | None) -> Answer:
     """The host changes the cards dealt in a hand still being bid (a house rule); everyone bids again."""
     if not actor.is_host:
         return Denied()
@@ -257,7 +246,7 @@ def _with_entered(table: Setup, hand: HandState, scoring: Hand) -> HandState:
     return replace(hand, cards=scoring.cards, lost_tricks=scoring.lost_tricks, entries=tuple(entries))
 
 
-def record_results(game: GameSeen, actor: Actor, number: int, results: Results) -> Decided:
+def record_results(game: GameSeen, actor: Actor, number: int, results: Results) -> Answer:
     """Results of a hand in play, from a phone (its own) or the host (those of the seats without a phone, and closing
     it): the seats it reports are the ones it enters for, which the table checks against the locked game (a seat a
     phone took since the host's page was drawn is refused to the host)."""
@@ -265,7 +254,7 @@ def record_results(game: GameSeen, actor: Actor, number: int, results: Results) 
     return replace(decided, entered_for=tuple(results.reports)) if isinstance(decided, Change) else decided
 
 
-def _results_decided(game: GameSeen, actor: Actor, number: int, results: Results) -> Decided:
+def _results_decided(game: GameSeen, actor: Actor, number: int, results: Results) -> Answer:
     """What the results of a hand in play change.
 
     A request is held up only by the mistakes of the players it reports; clashes between
@@ -319,11 +308,11 @@ def _results_decided(game: GameSeen, actor: Actor, number: int, results: Results
     after, clashes = (after, []) if closing else _settle(table, after, editing)
     everyone_done = all(e.done for e in after.entries) and not clashes
     if closing or (everyone_done and not rules.validate_hand(table, number, scoring)):
-        return _close_hand(game, table, hand, after, scoring)
+        return _close_hand(game, table, hand, after)
     return _written(hand, after, "result")
 
 
-def claim_trick(game: GameSeen, actor: Actor, number: int, lead: int, cards: str) -> Decided:
+def claim_trick(game: GameSeen, actor: Actor, number: int, lead: int, cards: str) -> Answer:
     """"This trick was mine": the trick judged from its cards (as written, from the seat `lead`)
     goes to its winner's result as a draft, one trick more and what it captured.
 
@@ -387,7 +376,7 @@ def claim_trick(game: GameSeen, actor: Actor, number: int, lead: int, cards: str
                    entered_for=entered)
 
 
-def correct_hand(game: GameSeen, actor: Actor, number: int, scoring: Hand) -> Decided:
+def correct_hand(game: GameSeen, actor: Actor, number: int, scoring: Hand) -> Answer:
     """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
     follow too."""
     if not actor.is_host:
@@ -401,18 +390,8 @@ def correct_hand(game: GameSeen, actor: Actor, number: int, scoring: Hand) -> De
     problems = rules.validate_hand(table, number, scoring)
     if problems:
         return refused(*problems)
-    # A finished game's statistics follow.
-    summary = _summary(game, table, scoring, number) if game.finished else None
-    return replace(_written(hand, replace(_with_entered(table, hand, scoring), corrected=True), "correct"),
-                   summary=summary)
-
-
-def _summary(game: GameSeen, table: Setup, changed: Hand, number: int) -> Summary:
-    """What a finished game leaves for its crew's statistics, with hand `number` now as `changed` (a scored hand
-    corrected, or the last one scored now)."""
-    scored = game.scored()
-    played = [changed if n == number else hand for n, hand in enumerate(scored, start=1)]
-    return feats.summary(table, played if number <= len(scored) else [*played, changed])
+    # A finished game's statistics follow (the table sums the corrected game up again).
+    return _written(hand, replace(_with_entered(table, hand, scoring), corrected=True), "correct")
 
 
 def _with_entry(hand: HandState, entry: EntryState) -> HandState:
@@ -420,14 +399,114 @@ def _with_entry(hand: HandState, entry: EntryState) -> HandState:
     return replace(hand, entries=tuple(entry if e.position == entry.position else e for e in hand.entries))
 
 
-def _close_hand(game: GameSeen, table: Setup, before: HandState, after: HandState, scoring: Hand) -> Change:
-    """A scored hand (its rules' values `scoring`) and the next one open, its bids collected in secret by the table,
-    or the game's end if none is left."""
+def _close_hand(game: GameSeen, table: Setup, before: HandState, after: HandState) -> Written:
+    """A scored hand and the next one open, or none if the game is over: the table collects the next one's bids in
+    secret, or sums the game up."""
     scored = replace(after, stored_phase=Phase.SCORED, phase=Phase.SCORED)
-    number = len(game.hands) + 1
-    cards = hands.cards_of_hand(table, number)
+    cards = hands.cards_of_hand(table, len(game.hands) + 1)
     written = _written(before, scored, "score")
     if cards is None:
-        return replace(written, summary=_summary(game, table, scoring, after.number))
-    return replace(written, opens=storage.opening(cards, table.options.cannonball, len(table.players)),
-                   collects=(number, BID))
+        return written
+    return replace(written, opens=storage.opening(cards, table.options.cannonball, len(table.players)))
+
+
+# --- taps ---------------------------------------------------------------------------------
+
+
+class TapKind(StrEnum):
+    """What a tap on Skull King's pages does."""
+
+    BID = "bid"
+    LOAD = "load"
+    CARDS = "cards"
+    RESULTS = "results"
+    CLAIM = "claim"
+    CORRECT = "correct"
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A tap on one of its pages: what it does, to which hand, and its form as sent, read against the locked game
+    (the seats a form may carry are those of the browser as the game knows it now)."""
+
+    kind: TapKind
+    number: int
+    form: Form
+
+
+def decide(game: GameSeen, actor: Actor, tap: Tap) -> Answer:
+    """What a tap changes, read from its form: its answer, or the problems of a form that says nothing sensible."""
+    form, number = tap.form, tap.number
+    parsed = forms.Parsed()
+    if tap.kind == TapKind.RESULTS:
+        return _results_tapped(game, actor, number, form)
+    if tap.kind == TapKind.CORRECT:
+        return _correction_tapped(game, actor, number, form)
+    if tap.kind in (TapKind.BID, TapKind.LOAD):
+        seat = forms.whole_number(form, "seat", parsed) if form.get("seat") else None
+        if tap.kind == TapKind.LOAD:
+            return Refused(tuple(parsed.problems)) if parsed.problems else load_cannon(
+                game, actor, number, seat, form.get("shot"))
+        bid = forms.whole_number(form, "bid", parsed)
+        return Refused(tuple(parsed.problems)) if parsed.problems else place_bid(game, actor, number, seat, bid)
+    if tap.kind == TapKind.CARDS:
+        cards = forms.whole_number(form, "cards", parsed, hand=number)
+        return Refused(tuple(parsed.problems)) if parsed.problems else change_cards(game, actor, number, cards)
+    lead = forms.whole_number(form, "lead", parsed)
+    return claim_trick(game, actor, number, lead if lead is not None else -1, form.get("cards", "")[:400])
+
+
+def results_of(form: Form) -> Intent:
+    """What a results form means (a form that names nothing sensible: the host's closing)."""
+    try:
+        return Intent(form.get("intent", Intent.SCORE))
+    except ValueError:
+        return Intent.SCORE
+
+
+# The results whose form carries entries: a phone's own, or for the host those of the players without a phone (a
+# trick, a trick nobody won or "change it" carry none).
+WITH_ENTRIES = (Intent.DRAFT, Intent.DONE, Intent.MADE, Intent.SCORE)
+
+
+def typed_result(game: GameSeen, seat: int, number: int, form: Form) -> Entry | None:
+    """A phone's result as its refused form typed it (its card shows that, not what is stored, so nothing the player
+    chose is lost to a refusal); None when the form carries none."""
+    hand = game.hand(number)
+    if isinstance(hand, Missing) or results_of(form) not in WITH_ENTRIES:
+        return None
+    parsed = parse_results(form, game.setup, number, (seat,))
+    if parsed.problems or seat not in parsed.reports:
+        return None
+    player = game.scoring(hand).entries[seat]
+    return parsed.reports[seat].entry(player.player, player.revealed_bid or 0)
+
+
+def _results_tapped(game: GameSeen, actor: Actor, number: int, form: Form) -> Answer:
+    """Results of a hand in play as its form gives them (`record_results`)."""
+    hand = game.hand(number)
+    if isinstance(hand, Missing):
+        return hand
+    intent = results_of(form)
+    seats: tuple[int, ...] = ()
+    if intent in WITH_ENTRIES:
+        seats = tuple(s for s in range(len(game.setup.players)) if actor.enters_for(s))
+    parsed = parse_results(form, game.setup, number, seats)
+    if parsed.problems:
+        return Refused(tuple(parsed.problems))
+    return record_results(game, actor, number, Results(intent, parsed.reports, parsed.lost_tricks))
+
+
+def _correction_tapped(game: GameSeen, actor: Actor, number: int, form: Form) -> Answer:
+    """The host's correction of a scored hand as its form gives it (`correct_hand`)."""
+    if not actor.is_host:
+        return Denied()
+    hand = game.hand(number)
+    if isinstance(hand, Missing):
+        return hand
+    if hand.phase != Phase.SCORED:
+        return STALE
+    parsed = parse_correction(form, game.setup, number, hand.cards)
+    if parsed.hand is None:
+        return Refused(tuple(parsed.problems))
+    return correct_hand(game, actor, number, parsed.hand)

@@ -12,14 +12,14 @@ from dataclasses import dataclass, replace
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
-from ... import forms, service
 from ...i18n import gettext
 from ...views.labels import say
 from ...views.rendering import after, page, see_other
-from ...views.sessions import credentials, load_state, visitor
-from . import changes, reading, rules, tricks
+from ...views.sessions import load_state, visitor
+from . import reading, rules, tricks
+from .changes import TapKind
 from .storage import Phase
-from .views import bp
+from .views import bp, tapped
 from .words import card_label, reason_in_words, suit_label
 
 
@@ -71,10 +71,11 @@ JUDGE_ASSETS = (("skull_king.static", "judge.css"), ("skull_king.static", "keypa
 def judge_trick(public_id: str) -> ResponseReturnValue:
     """Who wins this trick? The cards tapped so far in seat order from the leader, and the verdict."""
     game = load_state(public_id)
-    hand = reading.seen_by(game, None).current
+    seen = reading.seen_by(game, None)
+    hand = seen.current
     if hand is None or hand.phase != Phase.PLAYING:
         return see_other(url_for("pages.game", public_id=public_id))
-    table = reading.table_of(game)
+    table = seen.setup
     count = len(table.players)
     advanced = table.options.advanced_cards
     deck = tricks.DECKS[table.ruleset]
@@ -155,9 +156,4 @@ def judge_trick(public_id: str) -> ResponseReturnValue:
 @bp.post("/games/<public_id>/hands/<int:number>/trick")
 def claim_trick(public_id: str, number: int) -> ResponseReturnValue:
     """"This trick was mine": the judged trick goes to its winner's result card, as a draft."""
-    parsed = forms.Parsed()
-    lead = forms.whole_number(request.form, "lead", parsed)
-    leader, cards = lead if lead is not None else -1, request.form.get("cards", "")[:400]
-    return after(service.play(public_id, credentials(public_id),
-                              changes.deciding(
-        lambda game, actor: changes.claim_trick(game, actor, number, leader, cards))))
+    return after(tapped(public_id, TapKind.CLAIM, number))

@@ -1,6 +1,6 @@
-"""Skull King on the table: its setup (the rules' `Setup`), its plays (the hands), its pad file and statistics.
+"""Skull King on the table: its rules (`played.py`) on the table's plays (`kinds.OnPlays`), as every game's.
 
-The table machinery asks this of Skull King as of any game (`shelf.GameKind`); its hands are
+The table machinery asks this of Skull King as of any game (`kinds.GameKind`); its hands are
 the table's plays (`storage.py`, `hands.py`) and its pages are its own (`views.py`: the hand; `scorepad.py`:
 the score pad, the big screen, the end; `judge.py`: the trick judge).
 """
@@ -9,45 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import click
 from flask import Flask
 
+from ...games import GameState
 from ...i18n import gettext
-from ...kinds import Context, Form, GameKind, NewMatch, Started, Summary, open_folder
-from ...padfile import JSONObject
-from ...problems import N_
+from ...kinds import Context, GameKind, OnPlays, PlayedGame, Started, open_folder
 from ...views.pushed import GAME
 from ...views.pushed import pages_of as pushed_pages_of
-from . import NAME, forms, hands, pad, reading, rules, storage, words
-from .feats import summary
-from .rules import Hand, Setup
-from .sheet import sheet
+from . import hands, pad, played, reading, rules, words
+from .changes import Tap
+from .rules import Setup
+from .storage import HandRow
 
 
-class SkullKing:
-    """Skull King as a kind of game on the table."""
-
-    NAME = NAME
-    SECRETS: tuple[str, ...] = storage.SECRETS
-    FORMAT = pad.FORMAT
-    TITLE = N_("Skull King")
-    NEW_TEMPLATE = "skullking/new.html"
-    RULES_TEMPLATE = "skullking/rules.html"
-    # Its own styles (the hand's facts, the result cards, the loads) and script (the result card in view).
-    ASSETS: tuple[tuple[str, str], ...] = (("skull_king.static", "game.css"), ("skull_king.static", "card.js"))
-    # As BG Stats knows it: its BoardGameGeek id (see the README).
-    BG_STATS = ("Skull King", 150145)
-
-    @property
-    def played_rules(self) -> None:
-        """None: it keeps its hands and draws its screens itself."""
-        return None
+class SkullKing(OnPlays[Setup, HandRow, HandRow, Tap]):
+    """Skull King on the table: its rules (`played`) on the table's plays, as every game's, with what it brings
+    besides: its own pages (the hand, the score pad, the big screen, the end, the trick judge), a command, the next
+    dealer for a rematch, its own CSV, an imported pad's open hand and the hand in play in an export."""
 
     def init_app(self, app: Flask) -> None:
-        """Its Blueprint (the hand, the score pad, the end, the trick judge), what the live stream pushes of its
-        pages and the big screen, and its templates' words."""
+        """Its folder (its pages, templates, static files and words), and what the live stream pushes of its pages and
+        the big screen."""
         # The score pad's and the trick judge's views are on the hand's Blueprint.
         from . import judge, scorepad, views  # noqa: F401
 
@@ -65,77 +49,34 @@ class SkullKing:
 
         return [trick]
 
-    def setup_from_form(self, form: Form) -> NewMatch[Setup]:
-        """The table the new-game form describes: names in seat order, ruleset, options and first dealer."""
-        parsed = forms.parse_new_game(form)
-        return NewMatch(parsed.table, list(parsed.problems), parsed.names)
-
     def new_game_context(self) -> Context:
         """Its form's title, and the round structures it offers."""
         return {"title": gettext("New game"), "rounds": rules.ROUND_STRUCTURES}
 
-    def form_fields(self, table: Setup) -> list[tuple[str, str]]:
-        """The new-game form filled in for another game with the same table; the next player deals first."""
-        options = table.options.to_document(table.ruleset).items()
-        return [("ruleset", table.ruleset), *(("player", name) for name in table.players),
-                ("first_dealer", str((table.first_dealer + 1) % len(table.players))),
-                *((key, "on") for key, value in options if value is True),
-                *((key, value) for key, value in options if isinstance(value, str))]
-
-    def columns(self, table: Setup) -> tuple[list[str], JSONObject]:
-        """The seats' names, and the ruleset, first dealer and options as the game's columns."""
-        return list(table.players), {"ruleset": table.ruleset, "first_dealer": table.first_dealer,
-                                     "options": table.options.to_document(table.ruleset)}
-
-    def setup_of(self, game: Any) -> Setup:
-        """The rules' table of a stored game."""
-        return reading.table_of(game)
-
-    def rematch(self, table: Setup) -> Setup:
+    def rematch(self, setup: Setup) -> Setup:
         """The same table and rules again; the next player deals first."""
-        return replace(table, first_dealer=(table.first_dealer + 1) % len(table.players))
+        return replace(setup, first_dealer=(setup.first_dealer + 1) % len(setup.players))
 
-    def label(self, game: Any) -> str:
-        """A game's name in lists: its ruleset's."""
-        return words.ruleset_name(game.ruleset)
-
-    def read_pad(self, doc: object, check: bool = False) -> tuple[Setup, list[Hand]]:
-        """A pad file's table and hands; PadError with every problem."""
-        found = pad.read_pad(doc, check)
-        return found.table, list(found.hands)
-
-    def write_pad(self, table: Setup, played: Sequence[Hand]) -> JSONObject:
-        """The pad file, with points and totals."""
-        return pad.write_pad(table, list(played))
-
-    def write_csv(self, table: Setup, played: Sequence[Hand]) -> str:
+    def write_csv(self, setup: Setup, plays: Sequence[HandRow]) -> str:
         """The pad as CSV: a row per hand and player, with bids, tricks, bonuses, points and running total."""
-        return pad.write_csv(pad.write_pad(table, list(played)))
+        return pad.write_csv(self.write_pad(setup, plays))
 
-    def finished(self, table: Setup, played: Sequence[Hand]) -> bool:
-        """Whether every hand of the game is played and scored."""
-        return len(played) == len(rules.cards_per_hand(table)) and all(h.finished for h in played)
-
-    def summary(self, table: Setup, played: Sequence[Hand]) -> Summary:
-        """What a finished game leaves for its crew's statistics: totals, points per hand and each one's feats."""
-        return summary(table, played)
-
-    def bg_stats_game(self, table: Setup) -> tuple[str, int | None, int]:
+    def bg_stats_game(self, setup: Setup) -> tuple[str, int | None, int]:
         """The game as BG Stats knows it; who led the first trick (left of the first dealer) started."""
-        return (*self.BG_STATS, (table.first_dealer + 1) % len(table.players))
+        return (*played.BG_STATS, (setup.first_dealer + 1) % len(setup.players))
 
-    def start(self, table: Setup, played: Sequence[Hand]) -> Started:
-        """A new game's hands: an imported pad's, and the next one open to bid."""
-        return hands.started(table, list(played))
+    def start(self, setup: Setup, plays: Sequence[HandRow]) -> Started:
+        """A new game's hands: an imported pad's (an unfinished last one's bids and loads the table's secret entries,
+        shown), and the next one open to bid."""
+        return hands.started(setup, list(plays))
 
-    def rules_context(self, table: Setup) -> Context:
-        """Its rules page: the cards, what beats what and the points of this table's rules and options."""
-        return sheet(table)
-
-    def played(self, game: Any) -> list[Hand]:
-        """The hands the whole table has seen: a hand still being bid is left out, its bids unrevealed."""
-        return reading.game_seen(game).seen()
+    def played(self, game: PlayedGame) -> list[HandRow]:
+        """The hands the whole table has seen, with their bids and loads: the scored ones, and the one in play; a hand
+        still being bid is left out, its bids unrevealed."""
+        assert isinstance(game, GameState)
+        return [hand.row(shown=True) for hand in reading.seen_by(game, None).hands if not hand.phase.is_secret]
 
 
-# Typed as the interface: mypy checks that Skull King is a kind whose setup is a `Setup` and whose plays are `Hand`s.
-SKULL_KING: GameKind[Setup, Hand] = SkullKing()
+# Typed as the interface: mypy checks that Skull King is a kind whose setup is a `Setup` and whose plays are its hands'
+# rows.
+SKULL_KING: GameKind[Setup, HandRow] = SkullKing(played)

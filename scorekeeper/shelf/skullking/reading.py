@@ -2,22 +2,23 @@
 (`GameSeen`: its setup, its hands, the open one with the secret entries that screen may see), and from it each hand,
 the clashes, the score pad and the leaderboard.
 
-Made from a view of a game's plain values (`games.as_seen_by`), as pages and changes alike read
-it. Reading only; its changes are in `changes.py`.
+Made from the game's plays as the table reads them at one version and the secret entries a screen may see
+(`games.as_seen_by` decides), as pages and changes alike read it. Reading only; its changes are in `changes.py`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from ...games import AnyGame, GameState, as_seen_by, cache, secrets_for
+from ...access import Actor
+from ...games import GameState, plays_of, secrets_seen_by
 from ...kinds import Missing, Secrets
 from ...standings import Standing, leaderboard
-from . import NAME, rules
-from .rules import Entry, Hand, Options, Problem, Setup
-from .storage import BID, HAND, SHOT, EntryRow, HandRow, Phase, phase_of
+from . import rules
+from .rules import Entry, Hand, Problem, Setup
+from .storage import BID, SHOT, EntryRow, HandRow, Phase, phase_of
 
 
 # Slots: thousands of these are kept, and fewer objects make shorter garbage collections.
@@ -66,11 +67,11 @@ class HandState:
     # The tricks claimed in it through the trick judge, each its cards as written.
     claimed: tuple[str, ...] = ()
 
-    def row(self) -> HandRow:
-        """What its play stores."""
-        scored = self.stored_phase == Phase.SCORED
+    def row(self, shown: bool = False) -> HandRow:
+        """What its play stores; `shown`: with the bids and loads this view shows (a pad's hand)."""
+        kept = shown or self.stored_phase == Phase.SCORED
         return HandRow(self.cards, self.lost_tricks, self.stored_phase, self.corrected, self.cannons, self.claimed,
-                       tuple(e.row(scored) for e in self.entries))
+                       tuple(e.row(kept) for e in self.entries))
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,18 @@ class GameSeen:
     hands: tuple[HandState, ...]
     finished: bool = False
     cleared: frozenset[int] = frozenset()
-    game_id: int = 0
-    version: int = 0
+    # The clashes of each hand in play, once checked.
+    checked: dict[int, tuple[Problem, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of_plays(cls, setup: Setup, closed: Sequence[HandRow], draft: HandRow | None, secrets: Secrets) -> GameSeen:
+        """The game its scored hands (`closed`) and the hand open now (`draft`, None once the game is over) make, that
+        hand's secret entries as the screen may see them (`secrets`)."""
+        hands = [hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(closed, start=1)]
+        if draft is not None:
+            hands.append(hand_of_play(len(closed) + 1, draft, secrets))
+        cleared = secrets.cleared if secrets.counted == BID else frozenset()
+        return cls(setup, tuple(hands), draft is None, cleared)
 
     def hand(self, number: int) -> HandState | Missing:
         """Hand `number`, or the answer that it is missing."""
@@ -115,12 +126,15 @@ class GameSeen:
         before Yul has said anything. Problems of one player alone are refused when they are
         sent, so what is left here names two players or more.
         """
-        if hand.phase != Phase.PLAYING:
-            return []
-        # Read by the shared table, the pad and every phone's card at each version: checked once per version (while
-        # a hand is played no bid is hidden, so every view of it is the same).
-        return list(cache("skull king hands").kept_while(("clashes", self.game_id, hand.number), self.version,
-                                                         lambda: tuple(clashes_now(self.setup, hand))))
+        if hand.number not in self.checked:
+            # Read by a page's table, its pad and its card: checked once for each value of the game.
+            self.checked[hand.number] = tuple(clashes_now(self.setup, hand))
+        return list(self.checked[hand.number])
+
+    def clashes_of(self, hand: HandState, seat: int) -> list[Problem]:
+        """The clashes the player of `seat` is part of: their card says what to do about them."""
+        name = self.setup.players[seat]
+        return [p for p in self.clashes(hand) if name in p.players]
 
     def must_bid_again(self, hand: HandState) -> list[str]:
         """Players of a hand still being bid whose bid was cleared when their seat changed phones."""
@@ -153,44 +167,27 @@ class GameSeen:
         return leaderboard(players, totals, provisional)
 
 
-def game_seen(view: GameState) -> GameSeen:
-    """A Skull King game at its version as this view of it (`games.as_seen_by`) shows it: its rows, the bids and
-    loads it may see, and each hand's phase where the table's count stands. A game of another kind has no hands
-    (its plays are not hands: Skull King's addresses find nothing there)."""
-    # Every page, card and change of a version reads it, a dozen times (its own cache: a benchmark showed 18 % of a
-    # write's time in its hands without it). One value per view, while the version and the count's end stay; what
-    # every view has alike (the stored rows; each hand but the one whose entries are secret now) made once.
-    kept = cache("skull king hands")
-    count = view.count
-    made_of = (view.version, count.over if count is not None else None)
-    secret_now = count.play if count is not None and not count.over else None
-
-    def alike() -> tuple[tuple[HandRow, HandState | None], ...]:
-        rows = [(play.number, HAND.load(play.data)) for play in view.plays]
-        return tuple((row, None if number == secret_now else _hand(view, number, row)) for number, row in rows)
-
-    def read() -> GameSeen:
-        finished = view.finished_at is not None
-        if view.kind != NAME:
-            # No hands, so nothing reads its setup: another game's options are not Skull King's.
-            return GameSeen(Setup(rules.RULESETS[0], ()), (), finished, game_id=view.id, version=view.version)
-        shared = kept.kept_while(("alike", view.id), made_of, alike)
-        hands = tuple(hand if hand is not None else _hand(view, play.number, row)
-                      for play, (row, hand) in zip(view.plays, shared, strict=True))
-        cleared = view.cleared if count is not None and count.name == BID else frozenset()
-        return GameSeen(table_of(view), hands, finished, cleared, view.id, view.version)
-
-    return kept.kept_while((view.id, view.view), made_of, read)
+def seen_by(state: GameState, seat: int | None) -> GameSeen:
+    """The game at its version as the screen of `seat` may see it (None: the whole table), from the table's one read
+    of its plays at that version (`games.plays_of`) and the secret entries that screen may see
+    (`games.secrets_seen_by` decides)."""
+    read = plays_of(state)
+    return GameSeen.of_plays(read.setup, read.closed, read.draft,
+                             secrets_seen_by(state, seat, len(read.closed) + 1))
 
 
-def seen_by(game: GameState, seat: int | None) -> GameSeen:
-    """The game as the screen of `seat` may see it (None: the whole table), `games.as_seen_by` deciding."""
-    return game_seen(as_seen_by(game, seat))
-
-
-def _hand(game: GameState, number: int, row: HandRow) -> HandState:
-    """Hand `number` as this view of the game shows it (`hand_of_play`)."""
-    return hand_of_play(number, row, secrets_for(game, number) if row.phase != Phase.SCORED else NO_SECRETS)
+def card_state(game: GameSeen, actor: Actor) -> object:
+    """What a browser's own card shows of the hand open now: its phase and cards, a phone's own entry and the clashes
+    it is part of, the host's the entries of the seats without a phone; "over" once the game is."""
+    hand = game.current
+    if hand is None:
+        return "over"
+    parts: tuple[object, ...] = (hand.number, hand.phase, hand.cards)
+    if actor.seat is not None:
+        parts += (hand.entries[actor.seat], game.clashes_of(hand, actor.seat))
+    elif actor.is_host:
+        parts += (tuple(e for e in hand.entries if actor.enters_for(e.position)),)
+    return parts
 
 
 def hand_of_play(number: int, row: HandRow, secrets: Secrets) -> HandState:
@@ -212,12 +209,6 @@ def hand_of_play(number: int, row: HandRow, secrets: Secrets) -> HandState:
 
 # A scored hand's: its bids and loads are in its play.
 NO_SECRETS = Secrets()
-
-
-def table_of(game: AnyGame) -> Setup:
-    """The rules' view of a game's table."""
-    return Setup(game.ruleset, tuple(s.name for s in game.seats), Options.from_document(game.options),
-                 game.first_dealer)
 
 
 def scoring_of(names: Sequence[str], hand: HandState) -> Hand:

@@ -24,7 +24,7 @@ def pad_context(state: games.GameState) -> Context:
     """What the score pad shows every viewer alike: the rows and the leaderboard of the game as the whole table may
     see it (no hidden bid in them)."""
     game = games.as_seen_by(state, None)
-    seen = reading.game_seen(game)
+    seen = reading.seen_by(state, None)
     rows = seen.pad_rows()
     return {"game": game, "table": seen.setup, "rows": rows, "standings": seen.standings(rows),
             "edition": game.edition}
@@ -77,7 +77,7 @@ def pad(public_id: str) -> ResponseReturnValue:
 def screen_context(state: games.GameState) -> Context:
     """What the big screen shows: the same for whoever looks, the game as the whole table may see it."""
     game = games.as_seen_by(state, None)
-    seen = reading.game_seen(game)
+    seen = reading.seen_by(state, None)
     table = seen.setup
     rows = seen.pad_rows()
     hand = seen.current

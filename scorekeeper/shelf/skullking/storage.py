@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ...kinds import Codec, Secrets
-from ...padfile import JSONObject
 
 # The names of its secret entries, in the order a hand collects them: the bids, then (the cannonball rule) the loads.
 BID, SHOT = "bid", "shot"
@@ -101,7 +100,7 @@ class HandRow:
 HAND = Codec(HandRow)
 
 
-def opening(cards: int, cannons: bool, seats: int) -> JSONObject:
+def opening(cards: int, cannons: bool, seats: int) -> HandRow:
     """What a hand stores as it opens to be bid: an empty entry per seat (its bids are the table's secret
     entries)."""
-    return HAND.dump(HandRow(cards, 0, Phase.BIDDING, False, cannons, (), tuple(EntryRow() for _ in range(seats))))
+    return HandRow(cards, 0, Phase.BIDDING, False, cannons, (), tuple(EntryRow() for _ in range(seats)))

@@ -15,7 +15,20 @@ from typing import TypedDict
 from ...access import Actor
 from ...forms import MOST_NAMES_READ
 from ...i18n import gettext
-from ...kinds import Change, Codec, Context, Decided, Denied, Form, NewMatch, Refused, SeatEntry, Secrets, Summary
+from ...kinds import (
+    Change,
+    Codec,
+    Columns,
+    Context,
+    Decided,
+    Denied,
+    Form,
+    NewMatch,
+    Refused,
+    SeatEntry,
+    Secrets,
+    Summary,
+)
 from ...padfile import JSON, JSONObject
 from ...problems import N_, Problem, name_problems
 from ...standings import leaderboard
@@ -101,18 +114,18 @@ def form_fields(setup: Setup) -> list[tuple[str, str]]:
             ("bidding", setup.bidding), *((("no_even_bids", "on"),) if setup.no_even_bids else ())]
 
 
-def stored(setup: Setup) -> tuple[list[str], JSONObject]:
+def stored(setup: Setup) -> tuple[list[str], Columns]:
     """The seats' names and the options as the database keeps them."""
-    return list(setup.players), {"first_dealer": setup.first_dealer, "bidding": setup.bidding,
-                                 "no_even_bids": setup.no_even_bids}
+    return list(setup.players), Columns(ruleset=NAME, first_dealer=0, options={
+        "first_dealer": setup.first_dealer, "bidding": setup.bidding, "no_even_bids": setup.no_even_bids})
 
 
-def from_stored(players: list[str], options: Mapping[str, JSON]) -> Setup:
+def from_stored(players: list[str], columns: Columns) -> Setup:
     """The setup of a stored game."""
-    return SETUP.load({**options, "players": players})
+    return SETUP.load({**columns["options"], "players": players})
 
 
-def label(options: Mapping[str, JSON]) -> str:
+def label(ruleset: str, options: Mapping[str, JSON]) -> str:
     """The game's name in lists, in the reader's language."""
     return str(gettext(TITLE))
 
