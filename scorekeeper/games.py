@@ -474,6 +474,16 @@ class Plays:
     closed: tuple[Any, ...]
     draft: Any
     version: int
+    # What the game's rules make of these plays for every screen alike (`alike`), made once.
+    kept: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def alike(self, name: str, make: Callable[[], Made]) -> Made:
+        """What the game's rules make of these plays for every screen alike (`name` names it): made once a version and
+        process, kept with the plays."""
+        if name not in self.kept:
+            self.kept[name] = make()
+        found: Made = self.kept[name]
+        return found
 
 
 def plays_of(game: GameState) -> Plays:
@@ -485,6 +495,21 @@ def plays_of(game: GameState) -> Plays:
         return Plays(kind.setup_of(game), tuple(closed), draft, game.version)
 
     found: Plays = cache("plays").kept_while(game.id, game.version, read)
+    return found
+
+
+def seen_plays(game: GameState, seat: int | None, make: Callable[[Plays, kinds.Secrets], Made]) -> Made:
+    """What a game's rules make (`make`, one function of theirs) of its plays at this version and the secret entries
+    of the open one as the screen of `seat` may see them (`secrets_seen_by` decides; None: the whole table): made once
+    per version, count and view in a process, as a version's every page, card and stream ask for it."""
+    count = game.count
+    made_of = (game.version, count.over if count is not None else None)
+
+    def made() -> Made:
+        read = plays_of(game)
+        return make(read, secrets_seen_by(game, seat, len(read.closed) + 1))
+
+    found: Made = cache("seen plays").kept_while((game.id, seat, make), made_of, made)
     return found
 
 

@@ -5,8 +5,9 @@ the kind of a game, found in this registry, which `create_app` builds from the g
 given (`scorekeeper.shelf.INSTALLED` by default) into `app.extensions`. Every game is a
 `GameKind`: its names, its pad file, its new-game form, how a new game is stored and read back
 as plain values, what it leaves for a crew's statistics and BG Stats, and what it brings to the
-app (`init_app`: its Blueprint, its pages). A game whose plays the table keeps is a module of
-`PlayedRules` made a `GameKind` by `OnPlays`; the table draws its one screen.
+app (`init_app`: its Blueprint, its pages). Every game is a module of `PlayedRules` made a `GameKind` by
+`OnPlays`, whose plays the table keeps and whose one screen it draws; a game that brings more (pages of its own,
+its own CSV) extends `OnPlays`.
 """
 
 from __future__ import annotations
@@ -257,15 +258,20 @@ class OfKind(Protocol):
     def kind(self) -> str: ...
 
 
-class StoredGame(OfKind, Protocol):
-    """A stored game as a kind reads its setup from it: the table's state of it (`games.GameState`) or its row."""
+class Labelled(OfKind, Protocol):
+    """A stored game as a list names it: its state, its row or a row of the games a browser played."""
 
     @property
     def ruleset(self) -> str: ...
     @property
-    def first_dealer(self) -> int: ...
-    @property
     def options(self) -> Mapping[str, JSON] | None: ...
+
+
+class StoredGame(Labelled, Protocol):
+    """A stored game as a kind reads its setup from it: the table's state of it (`games.GameState`) or its row."""
+
+    @property
+    def first_dealer(self) -> int: ...
     @property
     def seats(self) -> Sequence[Seated]: ...
 
@@ -335,7 +341,7 @@ class GameKind(Protocol[SetupT, PlayT]):
     def columns(self, setup: SetupT) -> tuple[list[str], JSONObject]: ...
     def setup_of(self, game: StoredGame) -> SetupT: ...
     def rematch(self, setup: SetupT) -> SetupT: ...
-    def label(self, game: StoredGame) -> str: ...
+    def label(self, game: Labelled) -> str: ...
     def read_pad(self, doc: object, check: bool = False) -> tuple[SetupT, list[PlayT]]: ...
     def write_pad(self, setup: SetupT, plays: Sequence[PlayT]) -> JSONObject: ...
     def write_csv(self, setup: SetupT, plays: Sequence[PlayT]) -> str: ...
@@ -438,7 +444,7 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
         """The same game again ("New game with these players" asks the form instead)."""
         return setup
 
-    def label(self, game: StoredGame) -> str:
+    def label(self, game: Labelled) -> str:
         """The game's name in lists."""
         return self.rules.label(game.ruleset, game.options or {})
 

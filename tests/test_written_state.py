@@ -52,7 +52,7 @@ def kept_is_as_read(app: Flask, url: str) -> None:
 
 
 # What a process keeps of a game by version: each holds what it drew from one version, not one entry per version.
-BY_VERSION = ("seen by", "games as they stand", "plays")
+BY_VERSION = ("seen by", "games as they stand", "plays", "seen plays")
 
 
 def keeps_no_past(game_id: int) -> None:

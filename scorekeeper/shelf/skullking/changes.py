@@ -1,11 +1,11 @@
 """Skull King's changes, one function each: bids and cannons loaded in secret, cards dealt, results, tricks
-claimed, corrections.
+claimed, corrections; and a tap on its pages read into one of them (`decide`).
 
-Each is a decision the table's one write path runs (`service.play`), as every game's change is: it
-reads the game's plain values (`reading.GameSeen`: its setup, its hands, the open one's secret entries as
-the acting browser may see them) and the acting browser, checks access and the rules, and says what to
-write (`Change`: the hand's play, a secret entry, the next hand, the game's end); the table writes it,
-logs the event and stores it all in one transaction, or stores nothing.
+Each is a decision the table's one write path runs (`service.by_rules`, then `service.play`), as every game's
+change is: it reads the game's plain values (`reading.GameSeen`: its setup, its hands, the open one's secret
+entries as the acting browser may see them) and the acting browser, checks access and the rules, and says what to
+write (`Change`: the hand's row, a secret entry, the next hand); the table writes it, sums a finished game up, logs
+the event and stores it all in one transaction, or stores nothing.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ...access import Actor
-from ...games import GameState, plays_of, secrets_seen_by
+from ...games import GameState, Plays, seen_plays
 from ...kinds import Missing, Secrets
 from ...standings import Standing, leaderboard
 from . import rules
@@ -88,10 +88,12 @@ class GameSeen:
     checked: dict[int, tuple[Problem, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of_plays(cls, setup: Setup, closed: Sequence[HandRow], draft: HandRow | None, secrets: Secrets) -> GameSeen:
+    def of_plays(cls, setup: Setup, closed: Sequence[HandRow], draft: HandRow | None, secrets: Secrets,
+                 scored: Sequence[HandState] | None = None) -> GameSeen:
         """The game its scored hands (`closed`) and the hand open now (`draft`, None once the game is over) make, that
-        hand's secret entries as the screen may see them (`secrets`)."""
-        hands = [hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(closed, start=1)]
+        hand's secret entries as the screen may see them (`secrets`); `scored`: the scored hands made already."""
+        hands = list(scored if scored is not None else
+                     (hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(closed, start=1)))
         if draft is not None:
             hands.append(hand_of_play(len(closed) + 1, draft, secrets))
         cleared = secrets.cleared if secrets.counted == BID else frozenset()
@@ -169,11 +171,17 @@ class GameSeen:
 
 def seen_by(state: GameState, seat: int | None) -> GameSeen:
     """The game at its version as the screen of `seat` may see it (None: the whole table), from the table's one read
-    of its plays at that version (`games.plays_of`) and the secret entries that screen may see
-    (`games.secrets_seen_by` decides)."""
-    read = plays_of(state)
-    return GameSeen.of_plays(read.setup, read.closed, read.draft,
-                             secrets_seen_by(state, seat, len(read.closed) + 1))
+    of its plays at that version and the secret entries that screen may see (`games.seen_plays`: made once per view
+    and version)."""
+    return seen_plays(state, seat, _seen)
+
+
+def _seen(read: Plays, secrets: Secrets) -> GameSeen:
+    """The game its plays at one version make with the open hand's secrets as a screen may see them; the scored hands,
+    alike for every screen, made once a version."""
+    scored = read.alike("skull king's scored hands", lambda: tuple(
+        hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(read.closed, start=1)))
+    return GameSeen.of_plays(read.setup, read.closed, read.draft, secrets, scored)
 
 
 def card_state(game: GameSeen, actor: Actor) -> object:
