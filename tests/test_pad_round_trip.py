@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scorekeeper import games, kinds
 from scorekeeper.shelf.dracula.rules import RANKS, SUITS
 from scorekeeper.shelf.skullking import reading
-from scorekeeper.shelf.skullking.kind import SKULL_KING
+from scorekeeper.shelf.skullking.pad import write_pad as skull_king_pad
 from scorekeeper.shelf.skullking.storage import Phase
 from scorekeeper.shelf.wizard import WIZARD
 from scorekeeper.shelf.wizard.rules import bidding_order
@@ -43,7 +43,8 @@ def app(every_game_app: Flask) -> Flask:
 @st.composite
 def skull_king_pads(draw: st.DrawFn) -> dict[str, Any]:
     table, hands = draw(skull_king_games())
-    return SKULL_KING.write_pad(table, hands)
+    # Written from the rules' hands, as a paper pad would have them.
+    return skull_king_pad(table, hands)
 
 
 @st.composite

@@ -17,7 +17,7 @@ from typing import TypeAlias
 
 from ... import forms
 from ...access import Actor, Role
-from ...kinds import STALE, Change, Decided, Denied, Form, Missing, Refused, SeatEntry, refused
+from ...kinds import STALE, Change, Decided, Denied, Form, Missing, Refused, SeatEntry, Stale, refused
 from . import hands, reading, rules, storage, tricks
 from .forms import EntryReport, parse_correction, parse_results
 from .reading import EntryState, GameSeen, HandState
@@ -376,16 +376,23 @@ def claim_trick(game: GameSeen, actor: Actor, number: int, lead: int, cards: str
                    entered_for=entered)
 
 
-def correct_hand(game: GameSeen, actor: Actor, number: int, scoring: Hand) -> Answer:
-    """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
-    follow too."""
+def _corrected(game: GameSeen, actor: Actor, number: int) -> HandState | Denied | Missing | Stale:
+    """The scored hand `number` the host corrects, or why there is none to correct (a hand not scored: the table has
+    moved on since the form was drawn)."""
     if not actor.is_host:
         return Denied()
     hand = game.hand(number)
     if isinstance(hand, Missing):
         return hand
-    if hand.phase != Phase.SCORED:
-        return STALE
+    return hand if hand.phase == Phase.SCORED else STALE
+
+
+def correct_hand(game: GameSeen, actor: Actor, number: int, scoring: Hand) -> Answer:
+    """The host corrects a scored hand; later totals follow, the pad marks it, and a finished game's statistics
+    follow too."""
+    hand = _corrected(game, actor, number)
+    if not isinstance(hand, HandState):
+        return hand
     table = game.setup
     problems = rules.validate_hand(table, number, scoring)
     if problems:
@@ -499,13 +506,9 @@ def _results_tapped(game: GameSeen, actor: Actor, number: int, form: Form) -> An
 
 def _correction_tapped(game: GameSeen, actor: Actor, number: int, form: Form) -> Answer:
     """The host's correction of a scored hand as its form gives it (`correct_hand`)."""
-    if not actor.is_host:
-        return Denied()
-    hand = game.hand(number)
-    if isinstance(hand, Missing):
+    hand = _corrected(game, actor, number)
+    if not isinstance(hand, HandState):
         return hand
-    if hand.phase != Phase.SCORED:
-        return STALE
     parsed = parse_correction(form, game.setup, number, hand.cards)
     if parsed.hand is None:
         return Refused(tuple(parsed.problems))

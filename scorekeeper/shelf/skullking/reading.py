@@ -177,11 +177,16 @@ def seen_by(state: GameState, seat: int | None) -> GameSeen:
 
 
 def _seen(read: Plays, secrets: Secrets) -> GameSeen:
-    """The game its plays at one version make with the open hand's secrets as a screen may see them; the scored hands,
-    alike for every screen, made once a version."""
+    """The game its plays at one version make with the open hand's secrets as a screen may see them; the scored hands
+    and the clashes of a hand in play, alike for every screen, made once a version."""
     scored = read.alike("skull king's scored hands", lambda: tuple(
         hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(read.closed, start=1)))
-    return GameSeen.of_plays(read.setup, read.closed, read.draft, secrets, scored)
+    game = GameSeen.of_plays(read.setup, read.closed, read.draft, secrets, scored)
+    hand = game.current
+    if hand is not None and hand.phase == Phase.PLAYING:
+        # While a hand is played no bid or load is hidden: every screen sees it alike, and its clashes.
+        game.checked[hand.number] = read.alike("skull king's clashes", lambda: tuple(clashes_now(game.setup, hand)))
+    return game
 
 
 def card_state(game: GameSeen, actor: Actor) -> object:
