@@ -63,7 +63,7 @@ class SkullKing(OnPlays[Setup, HandRow, HandRow, Tap]):
 
     def bg_stats_game(self, setup: Setup) -> tuple[str, int | None, int]:
         """The game as BG Stats knows it; who led the first trick (left of the first dealer) started."""
-        return (*played.BG_STATS, (setup.first_dealer + 1) % len(setup.players))
+        return (*self.rules.bg_stats_game(setup), (setup.first_dealer + 1) % len(setup.players))
 
     def start(self, setup: Setup, plays: Sequence[HandRow]) -> Started:
         """A new game's hands: an imported pad's (an unfinished last one's bids and loads the table's secret entries,
