@@ -474,8 +474,15 @@ class Plays:
     closed: tuple[Any, ...]
     draft: Any
     version: int
+    # Each closed play as stored, to know which of them the next version has as they were.
+    stored: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     # What the game's rules make of these plays for every screen alike (`alike`), made once.
     kept: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # What they made of each closed play (`each`), by name; and what the version before made of its own, good for
+    # the first `same` plays (stored as they were, the setup the same).
+    each_kept: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
+    before: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
+    same: int = field(default=0, compare=False, repr=False)
 
     def alike(self, name: str, make: Callable[[], Made]) -> Made:
         """What the game's rules make of these plays for every screen alike (`name` names it): made once a version and
@@ -485,17 +492,50 @@ class Plays:
         found: Made = self.kept[name]
         return found
 
+    def each(self, name: str, make: Callable[[int, Any], Made]) -> tuple[Made, ...]:
+        """What the game's rules make of each closed play (`make(number, play)`; `name` names it), alike for every
+        screen: made once for a play while it stays as stored and the setup as it is, not again at each version."""
+        found = self.each_kept.get(name)
+        if found is None:
+            before = self.before.get(name, ())[:self.same]
+            found = before + tuple(make(number, play) for number, play in
+                                   enumerate(self.closed[len(before):], start=len(before) + 1))
+            self.each_kept[name] = found
+        return found
+
+    def made_of_each(self) -> dict[str, tuple[Any, ...]]:
+        """What `each` made of its closed plays, by name, or what it would take from the version before: for the next
+        version to take (a version nothing drew, as a change reads it, passes it on)."""
+        return {**{name: made[:self.same] for name, made in self.before.items()}, **self.each_kept}
+
 
 def plays_of(game: GameState) -> Plays:
-    """The game as its rules read its plays, once per version and process: what its pages, each screen's view of it
-    and its changes all read."""
-    def read() -> Plays:
+    """The game as its rules read it (its plays), once per version and process: what its pages, each screen's view
+    of it and its changes all read. The closed plays stored as the version before had them are not read again."""
+    def read(before: Plays | None) -> Plays:
         kind = kinds.kind_of(game)
-        closed, draft = kinds.plays_of(kind.played_rules, game)
-        return Plays(kind.setup_of(game), tuple(closed), draft, game.version)
+        rules = kind.played_rules
+        stored = tuple(p.data for p in game.plays if p.closed)
+        same = 0 if before is None else _same_start(before.stored, stored)
+        closed = (before.closed[:same] if before is not None else ()) + tuple(
+            rules.PLAY.load(data) for data in stored[same:])
+        draft = next((rules.DRAFT.load(p.data) for p in game.plays if not p.closed), None)
+        setup = kind.setup_of(game)
+        carried = before.made_of_each() if before is not None and setup == before.setup else {}
+        return Plays(setup, closed, draft, game.version, stored, before=carried, same=same)
 
-    found: Plays = cache("plays").kept_while(game.id, game.version, read)
+    found: Plays = cache("plays").renewed(game.id, game.version, read)
     return found
+
+
+def _same_start(before: tuple[Any, ...], now: tuple[Any, ...]) -> int:
+    """How many plays, from the first, are stored now as they were before."""
+    same = 0
+    for old, new in zip(before, now):
+        if old != new:
+            break
+        same += 1
+    return same
 
 
 def seen_plays(game: GameState, seat: int | None, make: Callable[[Plays, kinds.Secrets], Made]) -> Made:
@@ -570,6 +610,16 @@ class VersionCache:
             self.hits += 1
             return cast(Made, found[1])
         value = self._made(make)
+        self.put(key, (made_of, value))
+        return value
+
+    def renewed(self, key: Any, made_of: Any, make: Callable[[Made | None], Made]) -> Made:
+        """As `kept_while`, `make` given the value it replaces (None: none kept), to take from it what still holds."""
+        found = self._get(key)
+        if found is not None and found[0] == made_of:
+            self.hits += 1
+            return cast(Made, found[1])
+        value = self._made(lambda: make(found[1] if found is not None else None))
         self.put(key, (made_of, value))
         return value
 

@@ -483,14 +483,14 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
 
     def played(self, game: PlayedGame) -> list[PlayT]:
         """The closed plays of a stored game, in order, as its rules hold them."""
-        return plays_of(self.rules, game)[0]
+        return decoded_plays(self.rules, game)[0]
 
     def rules_context(self, setup: SetupT) -> Context:
         """What its rules page shows of this game, from its rules."""
         return self.rules.rules_context(setup)
 
 
-def plays_of(rules: PlayedRules[Any, PlayT, DraftT, Any], game: PlayedGame) -> tuple[list[PlayT], DraftT | None]:
+def decoded_plays(rules: PlayedRules[Any, PlayT, DraftT, Any], game: PlayedGame) -> tuple[list[PlayT], DraftT | None]:
     """A stored game's closed plays in order and its open play's draft (None: no play open), as its rules hold them
     (a record or its plain values)."""
     closed = [rules.PLAY.load(p.data) for p in game.plays if p.closed]

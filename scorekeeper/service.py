@@ -165,9 +165,10 @@ def not_found(what: object) -> NotFound:
 MOVED_ON = Problem(N_("Not applied: by the time this arrived, the table had moved on (its hand or round was closed)."))
 
 
-def refusal(public_id: str, problems: Sequence[Problem]) -> Outcome:
-    """The answer to a request refused before it reached a game (its form could not be read): nothing stored."""
-    return Outcome(public_id, problems=tuple(problems))
+def refusal(state: games.GameState, problems: Sequence[Problem]) -> Outcome:
+    """The answer to a request refused before it reached a game (its form could not be read): nothing stored; the
+    game as the request read it, shown again with no second read."""
+    return Outcome(state.public_id, problems=tuple(problems), stored=state)
 
 
 def commit(write: Write, kind: str, hand: int | None = None, secret: str | None = None,

@@ -424,6 +424,50 @@ def test_a_correction_of_an_earlier_hand_moves_every_row_after_it(app: Flask, cl
         total - delta for row in before[2:] for total, delta in zip((c.total for c in row.cells), (20, 50), strict=True)]
 
 
+def test_a_version_reads_again_only_the_plays_stored_since_the_one_before(app: Flask, client: FlaskClient) -> None:
+    """The scored hands a version has as the version before stored them are not read again, nor is what the rules
+    made of each (its hand, its points): the same values are taken over; a corrected hand and every one after it are
+    read afresh, and what a screen is shown is what a read from nothing gives."""
+    from scorekeeper import kinds
+    from scorekeeper.shelf.skullking import reading
+
+    def read() -> tuple[games.Plays, list[reading.PadRow]]:
+        with app.test_request_context():
+            state = games.load(url.rsplit("/", 1)[1])
+            assert state is not None
+            return games.plays_of(state), reading.seen_by(state, None).pad_rows()
+
+    def afresh() -> list[reading.PadRow]:
+        with app.test_request_context():
+            state = games.load(url.rsplit("/", 1)[1])
+            assert state is not None
+            kind = kinds.kind_of(state)
+            closed, draft = kinds.decoded_plays(kind.played_rules, state)
+            game = reading.GameSeen.of_plays(kind.setup_of(state), closed, draft,
+                                             games.secrets_seen_by(state, None, len(closed) + 1))
+            return game.pad_rows()
+
+    url = new_game(client, ["Anne", "Ben"], "modern", rounds="whirlpool")
+    for number, cards in enumerate((9, 7, 5), start=1):
+        bid_all(client, url, number, [cards, 0])
+        assert client.post(f"{url}/hands/{number}", data=results([cards, 0])).status_code == 303
+    three, _ = read()
+    bid_all(client, url, 4, [3, 0])
+    bidding, rows = read()
+    assert bidding.version > three.version and rows == afresh()
+    assert all(now is then for now, then in zip(bidding.closed, three.closed, strict=True))
+    name = "skull king's scored hands"
+    kept = bidding.each(name, lambda number, row: pytest.fail(f"hand {number} made again"))
+    assert len(kept) == 3 and all(now is then for now, then in zip(kept, three.each(name, print), strict=True))
+    data = {"cards": "7", "bid-0": "6", "bid-1": "1", "tricks-0": "6", "tricks-1": "1", "intent": "correct"}
+    assert client.post(f"{url}/hands/2", data=data).status_code == 303
+    corrected, rows = read()
+    assert corrected.closed[0] is bidding.closed[0]
+    assert corrected.closed[1] is not bidding.closed[1] and corrected.closed[1].corrected
+    assert corrected.closed[2] is not bidding.closed[2] and corrected.closed[2] == bidding.closed[2]
+    assert rows == afresh() and rows[1].corrected and [c.points for c in rows[1].cells] == [120, 20]
+
+
 def test_a_scored_hand_s_play_holds_the_bids_its_pad_shows_and_an_open_one_none(
         app: Flask, client: FlaskClient, finished_pad: dict[str, Any]) -> None:
     """Scored by play, corrected by the host, or imported: each scored hand's stored play holds every bid as the pad

@@ -74,9 +74,14 @@ def shared_screen(found: ShelfGame, state: games.GameState) -> str:
 def card_key(found: ShelfGame, state: games.GameState, me: Actor) -> str:
     """A fingerprint of what this browser's own card shows: its role, seat, the play it is drawn for and
     what the kind says the card holds; another player's change leaves it as it is."""
-    parts: tuple[object, ...] = (
-        me.role, me.seat, len(found.closed),
-        found.kind.card_state(found.setup, list(found.closed), found.draft, me, found.secrets(state, me)))
+    card = found.kind.card_state(found.setup, list(found.closed), found.draft, me, found.secrets(state, me))
+    return card_key_of(state, me, len(found.closed), card)
+
+
+def card_key_of(state: games.GameState, me: Actor, closed: int, card: object) -> str:
+    """The fingerprint of a browser's own card: its role, seat, the play it is drawn for (`closed` plays before it)
+    and what the kind says the card holds (`card`)."""
+    parts: tuple[object, ...] = (me.role, me.seat, closed, card)
     if me.is_host:
         # The host's card answers the phones asking for a seat, frees the seats of lost ones, locks the table.
         parts += host_card_parts(state)
@@ -112,7 +117,7 @@ def play(public_id: str) -> ResponseReturnValue:
     change = played(state).kind.parse_change(request.form)
     if change is None:
         # Answered as every refusal is, by the game's own screen.
-        return after(service.refusal(public_id, [NOT_UNDERSTOOD]))
+        return after(service.refusal(state, [NOT_UNDERSTOOD]))
     drawn_for = request.form.get("play", "")
     decide = service.by_rules(change, state.kind,
                               int(drawn_for) if drawn_for.isascii() and drawn_for.isdigit() else None)

@@ -74,6 +74,20 @@ class HandState:
                        tuple(e.row(kept) for e in self.entries))
 
 
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A scored hand as its rules score it, and its points by player."""
+
+    scoring: Hand
+    points: dict[str, int]
+
+    @classmethod
+    def of(cls, setup: Setup, hand: HandState) -> Score:
+        """What the rules make of a scored hand of a game with this setup."""
+        scoring = scoring_of(setup.players, hand)
+        return cls(scoring, rules.score_hand(setup, scoring))
+
+
 @dataclass(frozen=True)
 class GameSeen:
     """A Skull King game at one version as one screen (or a change) sees it, plain values only: its setup, its hands
@@ -84,20 +98,25 @@ class GameSeen:
     hands: tuple[HandState, ...]
     finished: bool = False
     cleared: frozenset[int] = frozenset()
+    # The scored hands' scoring by the rules and their points, in order, when made already (`_seen`).
+    scores: tuple[Score, ...] = field(default=(), compare=False, repr=False)
     # The clashes of each hand in play, once checked.
     checked: dict[int, tuple[Problem, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # The score pad, once drawn up.
+    padded: list[tuple[PadRow, ...]] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def of_plays(cls, setup: Setup, closed: Sequence[HandRow], draft: HandRow | None, secrets: Secrets,
-                 scored: Sequence[HandState] | None = None) -> GameSeen:
+                 scored: Sequence[HandState] | None = None, scores: tuple[Score, ...] = ()) -> GameSeen:
         """The game its scored hands (`closed`) and the hand open now (`draft`, None once the game is over) make, that
-        hand's secret entries as the screen may see them (`secrets`); `scored`: the scored hands made already."""
+        hand's secret entries as the screen may see them (`secrets`); `scored`: the scored hands made already,
+        `scores`: their scoring and points."""
         hands = list(scored if scored is not None else
                      (hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(closed, start=1)))
         if draft is not None:
             hands.append(hand_of_play(len(closed) + 1, draft, secrets))
         cleared = secrets.cleared if secrets.counted == BID else frozenset()
-        return cls(setup, tuple(hands), draft is None, cleared)
+        return cls(setup, tuple(hands), draft is None, cleared, scores)
 
     def hand(self, number: int) -> HandState | Missing:
         """Hand `number`, or the answer that it is missing."""
@@ -110,7 +129,18 @@ class GameSeen:
 
     def scoring(self, hand: HandState) -> Hand:
         """The rules' view of one hand, with the bids and loads this view has."""
-        return scoring_of(self.setup.players, hand)
+        score = self._score(hand)
+        return score.scoring if score is not None else scoring_of(self.setup.players, hand)
+
+    def points(self, hand: HandState) -> dict[str, int]:
+        """What a scored hand scored, by player."""
+        score = self._score(hand)
+        return score.points if score is not None else rules.score_hand(self.setup, self.scoring(hand))
+
+    def _score(self, hand: HandState) -> Score | None:
+        """A scored hand's scoring and points as made already, if they were."""
+        number = hand.number
+        return self.scores[number - 1] if number <= len(self.scores) and self.hands[number - 1] is hand else None
 
     def scored(self) -> list[Hand]:
         """The scored hands, in order, as the rules score them."""
@@ -155,8 +185,11 @@ class GameSeen:
         A hand still being bid shows no bids: they are secret until revealed. A hand in play
         shows what it would score now, unless its results clash: no total is built on them.
         """
-        totals = dict.fromkeys(self.setup.players, 0)
-        return [_pad_row(self, hand, totals) for hand in self.hands]
+        if not self.padded:
+            # Read by the table, its pad and its leaderboard: drawn up once for each value of the game.
+            totals = dict.fromkeys(self.setup.players, 0)
+            self.padded.append(tuple(_pad_row(self, hand, totals) for hand in self.hands))
+        return list(self.padded[0])
 
     def standings(self, rows: Iterable[PadRow] | None = None) -> list[Standing]:
         """The leaderboard from scored hands: ranks shared on ties, gap to the leader."""
@@ -179,9 +212,10 @@ def seen_by(state: GameState, seat: int | None) -> GameSeen:
 def _seen(read: Plays, secrets: Secrets) -> GameSeen:
     """The game its plays at one version make with the open hand's secrets as a screen may see them; the scored hands
     and the clashes of a hand in play, alike for every screen, made once a version."""
-    scored = read.alike("skull king's scored hands", lambda: tuple(
-        hand_of_play(number, row, NO_SECRETS) for number, row in enumerate(read.closed, start=1)))
-    game = GameSeen.of_plays(read.setup, read.closed, read.draft, secrets, scored)
+    setup = read.setup
+    scored = read.each("skull king's scored hands", lambda number, row: hand_of_play(number, row, NO_SECRETS))
+    scores = read.each("skull king's scores", lambda number, row: Score.of(setup, scored[number - 1]))
+    game = GameSeen.of_plays(setup, read.closed, read.draft, secrets, scored, scores)
     hand = game.current
     if hand is not None and hand.phase == Phase.PLAYING:
         # While a hand is played no bid or load is hidden: every screen sees it alike, and its clashes.
@@ -296,7 +330,7 @@ def _pad_row(game: GameSeen, hand: HandState, totals: dict[str, int]) -> PadRow:
     table = game.setup
     scoring = game.scoring(hand)
     if hand.phase == Phase.SCORED:
-        points = rules.score_hand(table, scoring)
+        points = game.points(hand)
         for player in table.players:
             totals[player] += points[player]
         provisional = False

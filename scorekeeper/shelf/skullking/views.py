@@ -100,9 +100,11 @@ def card_context(state: games.GameState, hand: HandState, seen_by: Actor,
 
 
 def card_key(state: games.GameState, seen_by: Actor) -> str:
-    """A fingerprint of what this browser's card shows (the table's, from `played.card_state`); it changes only when
-    the card must be redrawn. Made from the game as this browser may see it, so it tells nothing of a hidden bid."""
-    return plays.card_key(plays.played(state), state, seen_by)
+    """A fingerprint of what this browser's card shows (the table's, from `reading.card_state`); it changes only when
+    the card must be redrawn. Made from the game as this browser may see it (kept once a version and view), so it
+    tells nothing of a hidden bid."""
+    game = reading.seen_by(state, seen_by.seat)
+    return plays.card_key_of(state, seen_by, len(game.hands) - (not game.finished), reading.card_state(game, seen_by))
 
 
 def game_page(state: games.GameState, status: int = 200, problems: list[Problem] | None = None,
