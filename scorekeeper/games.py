@@ -478,11 +478,10 @@ class Plays:
     stored: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     # What the game's rules make of these plays for every screen alike (`alike`), made once.
     kept: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    # What they made of each closed play (`each`), by name; and what the version before made of its own, good for
-    # the first `same` plays (stored as they were, the setup the same).
+    # What they made of each closed play (`each`), by name; and what the version before made of its first plays,
+    # those stored as they were (the setup the same).
     each_kept: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
     before: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
-    same: int = field(default=0, compare=False, repr=False)
 
     def alike(self, name: str, make: Callable[[], Made]) -> Made:
         """What the game's rules make of these plays for every screen alike (`name` names it): made once a version and
@@ -497,16 +496,16 @@ class Plays:
         screen: made once for a play while it stays as stored and the setup as it is, not again at each version."""
         found = self.each_kept.get(name)
         if found is None:
-            before = self.before.get(name, ())[:self.same]
+            before = self.before.get(name, ())
             found = before + tuple(make(number, play) for number, play in
                                    enumerate(self.closed[len(before):], start=len(before) + 1))
             self.each_kept[name] = found
         return found
 
-    def made_of_each(self) -> dict[str, tuple[Any, ...]]:
-        """What `each` made of its closed plays, by name, or what it would take from the version before: for the next
-        version to take (a version nothing drew, as a change reads it, passes it on)."""
-        return {**{name: made[:self.same] for name, made in self.before.items()}, **self.each_kept}
+    def made_of_each(self, same: int) -> dict[str, tuple[Any, ...]]:
+        """What `each` made of its first `same` closed plays, by name, or would take from the version before: for the
+        next version to take (a version nothing drew, as a change reads it, passes it on)."""
+        return {name: made[:same] for name, made in {**self.before, **self.each_kept}.items()}
 
 
 def plays_of(game: GameState) -> Plays:
@@ -514,15 +513,12 @@ def plays_of(game: GameState) -> Plays:
     of it and its changes all read. The closed plays stored as the version before had them are not read again."""
     def read(before: Plays | None) -> Plays:
         kind = kinds.kind_of(game)
-        rules = kind.played_rules
         stored = tuple(p.data for p in game.plays if p.closed)
         same = 0 if before is None else _same_start(before.stored, stored)
-        closed = (before.closed[:same] if before is not None else ()) + tuple(
-            rules.PLAY.load(data) for data in stored[same:])
-        draft = next((rules.DRAFT.load(p.data) for p in game.plays if not p.closed), None)
+        closed, draft = kinds.decoded_plays(kind.played_rules, game, before.closed[:same] if before is not None else ())
         setup = kind.setup_of(game)
-        carried = before.made_of_each() if before is not None and setup == before.setup else {}
-        return Plays(setup, closed, draft, game.version, stored, before=carried, same=same)
+        carried = before.made_of_each(same) if before is not None and setup == before.setup else {}
+        return Plays(setup, tuple(closed), draft, game.version, stored, before=carried)
 
     found: Plays = cache("plays").renewed(game.id, game.version, read)
     return found

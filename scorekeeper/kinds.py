@@ -490,10 +490,12 @@ class OnPlays(Generic[SetupT, PlayT, DraftT, TapT]):
         return self.rules.rules_context(setup)
 
 
-def decoded_plays(rules: PlayedRules[Any, PlayT, DraftT, Any], game: PlayedGame) -> tuple[list[PlayT], DraftT | None]:
+def decoded_plays(rules: PlayedRules[Any, PlayT, DraftT, Any], game: PlayedGame, known: Sequence[PlayT] = ()
+                  ) -> tuple[list[PlayT], DraftT | None]:
     """A stored game's closed plays in order and its open play's draft (None: no play open), as its rules hold them
-    (a record or its plain values)."""
-    closed = [rules.PLAY.load(p.data) for p in game.plays if p.closed]
+    (a record or its plain values); `known`: its first closed plays, read already."""
+    stored = [p.data for p in game.plays if p.closed]
+    closed = [*known, *(rules.PLAY.load(data) for data in stored[len(known):])]
     return closed, next((rules.DRAFT.load(p.data) for p in game.plays if not p.closed), None)
 
 
