@@ -2,7 +2,7 @@
 
 Each write is sent as the page script sends it (htmx), so its answer is the page after the
 change: the own card and the shared table. The game runs in the app with no network and no
-server, on SQLite, so what is timed is the app's own work per write.
+server, on SQLite (or the database given), so what is timed is the app's own work per write.
 """
 
 from __future__ import annotations
@@ -40,9 +40,14 @@ def main() -> None:
     """Play the first hands untimed, then time and profile the writes of the next ones."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=30, help="profile lines to print")
+    parser.add_argument("--database-url", help="an empty database to play on instead of a new SQLite file")
+    parser.add_argument("--cpu", action="store_true", help="profile the process's CPU time, not the time passed")
+    parser.add_argument("--dump", help="a file to write the profile's statistics to (pstats)")
+    parser.add_argument("--pattern", default=r"scorekeeper|jinja2_fragments|sqlalchemy/orm/(session|loading|strategies)"
+                        r"|flask_babel|flask_compress|flask_wtf", help="which functions the profile prints")
     args = parser.parse_args()
-    folder = tempfile.mkdtemp()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/profile.sqlite", "WTF_CSRF_ENABLED": False,
+    database = args.database_url or f"sqlite:///{tempfile.mkdtemp()}/profile.sqlite"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database, "WTF_CSRF_ENABLED": False,
                       "REVEAL_COUNT_SECONDS": 0, "SECRET_KEY": "profile"})
     with app.app_context():
         upgrade()
@@ -61,14 +66,15 @@ def main() -> None:
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     print(f"{writes} writes (hands 5 to 10, six phones, answered with the page): "
           f"{wall / writes * 1000:.2f} ms each, CPU {cpu / writes * 1000:.2f} ms, without the profiler\n")
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time) if args.cpu else cProfile.Profile()
     profiler.enable()
     writes = play_hands(phones, games[1], 1, 10)
     profiler.disable()
     print(f"profiled: {writes} writes of a whole game\n")
+    if args.dump:
+        profiler.dump_stats(args.dump)
     stats = pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative")
-    stats.print_stats(r"scorekeeper|jinja2_fragments|sqlalchemy/orm/(session|loading|strategies)|flask_babel"
-                      r"|flask_compress|flask_wtf", args.lines)
+    stats.print_stats(args.pattern, args.lines)
 
 
 if __name__ == "__main__":

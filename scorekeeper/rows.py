@@ -9,6 +9,7 @@ nothing of the streams that follow the changes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Mapping, Sequence
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, Update, bindparam, delete, func, insert, select, update
 
 from . import games
 from .access import masked
@@ -122,7 +123,15 @@ def add_game(columns: Mapping[str, Any], players: Sequence[str],
 
 def set_game(game_id: int, columns: Mapping[str, Any]) -> None:
     """Columns of a game's own row: its version with its count, its end, its deletion, the game that follows it."""
-    db.session.connection().execute(update(_games).where(_games.c.id == game_id).values(**columns))
+    db.session.connection().execute(_setting(tuple(sorted(columns))),
+                                    {"game": game_id, **{f"new_{name}": value for name, value in columns.items()}})
+
+
+@functools.cache
+def _setting(names: tuple[str, ...]) -> Update:
+    """The statement setting these columns of a game's row, built once (a change sets one of a few sets of them)."""
+    return update(_games).where(_games.c.id == bindparam("game")).values(
+        {name: bindparam(f"new_{name}") for name in names})
 
 
 def purge_deleted_before(moment: datetime) -> None:
