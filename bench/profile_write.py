@@ -43,8 +43,6 @@ def main() -> None:
     parser.add_argument("--database-url", help="an empty database to play on instead of a new SQLite file")
     parser.add_argument("--cpu", action="store_true", help="profile the process's CPU time, not the time passed")
     parser.add_argument("--dump", help="a file to write the profile's statistics to (pstats)")
-    parser.add_argument("--pattern", default=r"scorekeeper|jinja2_fragments|sqlalchemy/orm/(session|loading|strategies)"
-                        r"|flask_babel|flask_compress|flask_wtf", help="which functions the profile prints")
     args = parser.parse_args()
     database = args.database_url or f"sqlite:///{tempfile.mkdtemp()}/profile.sqlite"
     app = create_app({"SQLALCHEMY_DATABASE_URI": database, "WTF_CSRF_ENABLED": False,
@@ -74,7 +72,8 @@ def main() -> None:
     if args.dump:
         profiler.dump_stats(args.dump)
     stats = pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative")
-    stats.print_stats(args.pattern, args.lines)
+    stats.print_stats(r"scorekeeper|jinja2_fragments|sqlalchemy/orm/(session|loading|strategies)|flask_babel"
+                      r"|flask_compress|flask_wtf", args.lines)
 
 
 if __name__ == "__main__":

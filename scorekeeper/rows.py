@@ -9,12 +9,12 @@ nothing of the streams that follow the changes.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any, cast
 
 from sqlalchemy import Table, Update, bindparam, delete, func, insert, select, update
@@ -127,7 +127,7 @@ def set_game(game_id: int, columns: Mapping[str, Any]) -> None:
                                     {"game": game_id, **{f"new_{name}": value for name, value in columns.items()}})
 
 
-@functools.cache
+@lru_cache(maxsize=32)
 def _setting(names: tuple[str, ...]) -> Update:
     """The statement setting these columns of a game's row, built once (a change sets one of a few sets of them)."""
     return update(_games).where(_games.c.id == bindparam("game")).values(
